@@ -1,0 +1,147 @@
+// Package spirv reads SPIR-V binary modules into a model that keeps every
+// word of the input: instructions decoded by the grammar into typed
+// operands, grouped into the logical layout sections, with names,
+// decorations (incl. decoration groups) and functions split into blocks.
+// Encoding the model gives back the input bytes exactly.
+//
+// Reading never panics: malformed input gives an *Error naming the rule
+// broken and the word offset, with memory bounded by the input's size.
+package spirv
+
+import (
+	"spv2visa/grammar"
+)
+
+// ID is a SPIR-V <id>.
+type ID uint32
+
+// Magic is the SPIR-V magic number.
+const Magic = 0x07230203
+
+// MaxBound is the SPIR-V universal limit on the <id> bound.
+const MaxBound = 0x3FFFFF
+
+// HeaderWords is the size of the module header.
+const HeaderWords = 5
+
+// Header is the module header.
+type Header struct {
+	Magic     uint32
+	Version   uint32 // as in the binary: 0x00MMmm00
+	Generator uint32
+	Bound     uint32
+	Schema    uint32
+}
+
+// SPIRVVersion returns the header's version.
+func (h Header) SPIRVVersion() grammar.Version {
+	return grammar.MakeVersion(uint8(h.Version>>16), uint8(h.Version>>8))
+}
+
+// NumType tells how a numeric literal operand is to be read.
+type NumType uint8
+
+const (
+	NumNone  NumType = iota // not a context-dependent number
+	NumUint                 // integer type without signedness (or unsigned)
+	NumSint                 // integer type with signedness 1
+	NumFloat                // floating-point type
+)
+
+// Operand is one decoded operand of an instruction. Composite operands
+// (such as the literal/label pairs of OpSwitch) are flattened into their
+// bases; enumerant parameters follow their enumerant as operands of their
+// own.
+type Operand struct {
+	Kind grammar.Kind
+	Num  NumType // for context-dependent numbers: how to read the words
+	Off  uint16  // first word, relative to the instruction's first word
+	Len  uint16  // number of words
+}
+
+// Inst is one instruction.
+type Inst struct {
+	Opcode grammar.Opcode
+	// ExtSet and ExtOp identify the extended instruction of an OpExtInst
+	// (ExtSet nil for a NonSemantic set). For OpSpecConstantOp, SpecOp is
+	// the opcode of the operation.
+	ExtSet *grammar.ExtSet
+	ExtOp  uint32
+	SpecOp grammar.Opcode
+	Offset uint32   // word offset in the module of the first word
+	Type   ID       // result type <id>, or 0
+	Result ID       // result <id>, or 0
+	Words  []uint32 // all words, the first one included
+	Ops    []Operand
+}
+
+// Info returns the grammar description of the instruction's opcode.
+func (in *Inst) Info() *grammar.Inst { return grammar.Lookup(in.Opcode) }
+
+// Word returns the first word of operand i.
+func (in *Inst) Word(i int) uint32 { return in.Words[in.Ops[i].Off] }
+
+// IDOp returns operand i as an <id>.
+func (in *Inst) IDOp(i int) ID { return ID(in.Words[in.Ops[i].Off]) }
+
+// String returns operand i read as a literal string.
+func (in *Inst) String(i int) string {
+	op := in.Ops[i]
+	s, _ := decodeString(in.Words[op.Off : op.Off+op.Len])
+	return s
+}
+
+// Literal returns operand i as an unsigned number of one or two words
+// (low-order word first, as SPIR-V stores them).
+func (in *Inst) Literal(i int) uint64 {
+	op := in.Ops[i]
+	v := uint64(in.Words[op.Off])
+	if op.Len > 1 {
+		v |= uint64(in.Words[op.Off+1]) << 32
+	}
+	return v
+}
+
+// NumOps returns the number of decoded operands.
+func (in *Inst) NumOps() int { return len(in.Ops) }
+
+// decodeString reads a NUL-terminated UTF-8 literal string packed in words
+// and returns it with the number of words it occupies; n is 0 when the
+// words hold no NUL.
+func decodeString(ws []uint32) (s string, n int) {
+	for i, w := range ws {
+		for b := 0; b < 4; b++ {
+			if byte(w>>(8*b)) == 0 {
+				buf := make([]byte, 0, i*4+b)
+				for _, x := range ws[:i] {
+					buf = append(buf, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+				}
+				for c := 0; c < b; c++ {
+					buf = append(buf, byte(w>>(8*c)))
+				}
+				return string(buf), i + 1
+			}
+		}
+	}
+	return "", 0
+}
+
+// stringWords returns how many words a NUL-terminated string occupies at
+// the start of ws, or 0 when there is no NUL.
+func stringWords(ws []uint32) int {
+	for i, w := range ws {
+		if w&0xff == 0 || w&0xff00 == 0 || w&0xff0000 == 0 || w&0xff000000 == 0 {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// EncodeString packs s as a literal string (NUL-terminated, zero-padded).
+func EncodeString(s string) []uint32 {
+	ws := make([]uint32, len(s)/4+1)
+	for i := 0; i < len(s); i++ {
+		ws[i/4] |= uint32(s[i]) << (8 * (i % 4))
+	}
+	return ws
+}

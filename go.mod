@@ -1,0 +1,3 @@
+module spv2visa
+
+go 1.26
