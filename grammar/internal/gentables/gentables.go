@@ -71,12 +71,12 @@ type jsonKind struct {
 }
 
 type jsonGrammar struct {
-	MajorVersion int            `json:"major_version"`
-	MinorVersion int            `json:"minor_version"`
-	Revision     int            `json:"revision"`
-	Version      int            `json:"version"`
-	Instructions []jsonInst     `json:"instructions"`
-	OperandKinds []jsonKind     `json:"operand_kinds"`
+	MajorVersion int        `json:"major_version"`
+	MinorVersion int        `json:"minor_version"`
+	Revision     int        `json:"revision"`
+	Version      int        `json:"version"`
+	Instructions []jsonInst `json:"instructions"`
+	OperandKinds []jsonKind `json:"operand_kinds"`
 }
 
 // GenerateDir reads the grammar files from dir and returns the generated

@@ -1,0 +1,138 @@
+// Package validate checks a decoded SPIR-V module against the SPIR-V
+// rules later stages rely on (layout, ids, types, operands) and the Level
+// Zero SPIR-V environment (execution and memory model, supported types,
+// capabilities and extensions by device, images, atomics, scopes,
+// recursion, SPV_INTEL_subgroups, float atomics).
+//
+// Each rule family lives in a file of its own and registers itself with
+// register; every diagnostic names its rule id. A module that passes has
+// the shape the lowering assumes, so later stages need not re-check it.
+package validate
+
+import (
+	"fmt"
+	"sort"
+
+	"spv2visa/frontend/spirv"
+)
+
+// Options control validation.
+type Options struct {
+	// Device restricts optional features (fp64, int64 atomics, images,
+	// float atomics, ...) to those of a device. Nil checks only the
+	// device-independent rules.
+	Device *Device
+}
+
+// Phase orders rule families: a later phase runs only when the earlier
+// ones found no error, so its rules may assume a well-formed module.
+type Phase uint8
+
+const (
+	// PhaseStructure: layout, ids, types, operand shapes.
+	PhaseStructure Phase = iota
+	// PhaseEnvironment: Level Zero environment rules.
+	PhaseEnvironment
+)
+
+type family struct {
+	name  string
+	phase Phase
+	check func(*checker)
+}
+
+var families []family
+
+// register adds a rule family. Families run in phase order, then in name
+// order, so diagnostics do not depend on file initialisation order.
+func register(name string, phase Phase, check func(*checker)) {
+	families = append(families, family{name, phase, check})
+	sort.SliceStable(families, func(i, j int) bool {
+		if families[i].phase != families[j].phase {
+			return families[i].phase < families[j].phase
+		}
+		return families[i].name < families[j].name
+	})
+}
+
+// Families returns the names of the registered rule families, in the
+// order they run.
+func Families() []string {
+	var ns []string
+	for _, f := range families {
+		ns = append(ns, f.name)
+	}
+	return ns
+}
+
+// checker carries one validation run.
+type checker struct {
+	m     *spirv.Module
+	opts  Options
+	diags []spirv.Diagnostic
+	// Disassemble renders instruction i for a diagnostic.
+	dis func(i int) string
+}
+
+// Module validates m and returns its diagnostics (errors and warnings),
+// ordered by word offset. The module is valid when none is an error.
+func Module(m *spirv.Module, opts Options) []spirv.Diagnostic {
+	c := &checker{m: m, opts: opts, dis: instText(m)}
+	phase := Phase(0)
+	for _, f := range families {
+		if f.phase != phase {
+			if HasErrors(c.diags) {
+				break
+			}
+			phase = f.phase
+		}
+		f.check(c)
+	}
+	sort.SliceStable(c.diags, func(i, j int) bool {
+		a, b := c.diags[i], c.diags[j]
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		return a.Rule < b.Rule
+	})
+	return c.diags
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func HasErrors(ds []spirv.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == spirv.SevError {
+			return true
+		}
+	}
+	return false
+}
+
+// errorf reports an error of rule at instruction i (-1: the module).
+func (c *checker) errorf(i int, rule, format string, args ...any) {
+	c.report(spirv.SevError, i, rule, format, args...)
+}
+
+// warnf reports a warning of rule at instruction i (-1: the module).
+func (c *checker) warnf(i int, rule, format string, args ...any) {
+	c.report(spirv.SevWarning, i, rule, format, args...)
+}
+
+func (c *checker) report(sev spirv.Severity, i int, rule, format string, args ...any) {
+	d := spirv.Diagnostic{Severity: sev, Rule: rule, Msg: fmt.Sprintf(format, args...), Offset: -1}
+	if i >= 0 {
+		in := &c.m.Insts[i]
+		d.Offset = int(in.Offset)
+		d.Opcode = in.Opcode
+		d.OpName = in.Opcode.String()
+		d.Result = in.Result
+		d.Inst = c.dis(i)
+	}
+	c.diags = append(c.diags, d)
+}
+
+// instText returns a function rendering instructions of m for
+// diagnostics, with friendly names.
+func instText(m *spirv.Module) func(int) string {
+	return func(i int) string { return m.InstString(i) }
+}
