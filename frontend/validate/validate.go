@@ -10,6 +10,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -35,18 +36,26 @@ const (
 	PhaseEnvironment
 )
 
+// Rule is one rule a family checks.
+type Rule struct {
+	ID      string // e.g. "env.execution-model"
+	Summary string // one line: what the rule requires
+}
+
 type family struct {
 	name  string
 	phase Phase
 	check func(*checker)
+	rules []Rule
 }
 
 var families []family
 
-// register adds a rule family. Families run in phase order, then in name
-// order, so diagnostics do not depend on file initialisation order.
-func register(name string, phase Phase, check func(*checker)) {
-	families = append(families, family{name, phase, check})
+// register adds a rule family with the rules it reports. Families run in
+// phase order, then in name order, so diagnostics do not depend on file
+// initialisation order.
+func register(name string, phase Phase, check func(*checker), rules ...Rule) {
+	families = append(families, family{name, phase, check, rules})
 	sort.SliceStable(families, func(i, j int) bool {
 		if families[i].phase != families[j].phase {
 			return families[i].phase < families[j].phase
@@ -63,6 +72,29 @@ func Families() []string {
 		ns = append(ns, f.name)
 	}
 	return ns
+}
+
+// Rules returns every rule of every family, in run order.
+func Rules() []Rule {
+	var rs []Rule
+	for _, f := range families {
+		rs = append(rs, f.rules...)
+	}
+	return rs
+}
+
+// Bytes reads a module and validates it. A reading error becomes the only
+// diagnostic and the module is nil.
+func Bytes(data []byte, opts Options) (*spirv.Module, []spirv.Diagnostic) {
+	m, err := spirv.Read(data)
+	if err != nil {
+		var e *spirv.Error
+		if errors.As(err, &e) {
+			return nil, []spirv.Diagnostic{e.Diagnostic}
+		}
+		return nil, []spirv.Diagnostic{{Rule: "binary", Msg: err.Error(), Offset: -1}}
+	}
+	return m, Module(m, opts)
 }
 
 // checker carries one validation run.
