@@ -299,7 +299,12 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 			r.m.ExtSets[in.Result] = set
 		}
 		return n, nil
-	case grammar.KindLiteralContextDependentNumber:
+	case grammar.KindLiteralContextDependentNumber, grammar.KindLiteralInteger:
+		// OpSwitch's case literals are LiteralInteger in the grammar's
+		// pair kind but take the selector's width.
+		if k == grammar.KindLiteralInteger && in.Opcode != grammar.OpSwitch {
+			break
+		}
 		var tid ID
 		switch in.Opcode {
 		case grammar.OpSwitch:

@@ -37,10 +37,7 @@ const (
 )
 
 // Rule is one rule a family checks.
-type Rule struct {
-	ID      string // e.g. "env.execution-model"
-	Summary string // one line: what the rule requires
-}
+type Rule = spirv.Rule
 
 type family struct {
 	name  string
