@@ -1,0 +1,48 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"spv2visa/internal/spvgen"
+)
+
+// BenchmarkReadValidate measures read + validate throughput (MB/s of
+// module, one core) on the testdata corpus and on a generated module of
+// over a million instructions.
+func BenchmarkReadValidate(b *testing.B) {
+	files, _ := filepath.Glob("../../testdata/kernels/spv/*.spv")
+	if len(files) == 0 {
+		b.Fatal("no modules in testdata/kernels/spv")
+	}
+	var corpus [][]byte
+	total := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		corpus = append(corpus, data)
+		total += len(data)
+	}
+	b.Run("corpus", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for i := 0; i < b.N; i++ {
+			for _, data := range corpus {
+				if _, diags := Bytes(data, Options{}); HasErrors(diags) {
+					b.Fatal(diags[0].Msg)
+				}
+			}
+		}
+	})
+	big := spvgen.Kernel(1_100_000)
+	b.Run("generated-1M", func(b *testing.B) {
+		b.SetBytes(int64(len(big)))
+		for i := 0; i < b.N; i++ {
+			if _, diags := Bytes(big, Options{}); HasErrors(diags) {
+				b.Fatal(diags[0].Format("generated.spv"))
+			}
+		}
+	})
+}
