@@ -1,0 +1,24 @@
+// Tests: double-precision arithmetic, math builtins on double/double2, and conversions between double, float, int and long.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+kernel void dp_ops(global const double *a, global const float *b,
+                   global double *out, global long *iout)
+{
+    size_t i = get_global_id(0);
+    double x = a[i];
+    double y = (double)b[i];
+    double r = x * y + x / (fabs(y) + 1.0);
+    r += sqrt(fabs(x)) + exp(fmin(y, 20.0)) + log(fabs(x) + 1.0);
+    r = fma(r, 0.5, 1.0e-3);
+    out[2 * i] = r;
+    out[2 * i + 1] = (double)(float)r - r; /* float rounding error */
+    iout[i] = convert_long_sat_rte(r * 1000.0);
+}
+
+kernel void dp_vec(global const double2 *a, global double2 *out, double k)
+{
+    size_t i = get_global_id(0);
+    double2 v = a[i];
+    double2 w = (double2)(v.y, v.x) * k + floor(v);
+    out[i] = (double2)(dot(v, w), length(w)) + convert_double2(convert_int2_sat(v));
+}
