@@ -104,7 +104,6 @@ func diffLines(a, b string) string {
 	return ""
 }
 
-
 func TestBuilder(t *testing.T) {
 	m := &Module{}
 	fn := Fun(m, "k", I32, []*Type{I32},
