@@ -392,6 +392,6 @@ func instError(m *Module, i int, rule, format string, args ...any) *Error {
 	e.Opcode = in.Opcode
 	e.OpName = in.Opcode.String()
 	e.Result = in.Result
-	e.Inst = rawInst(in.Words)
+	e.Inst = m.InstString(i)
 	return e
 }

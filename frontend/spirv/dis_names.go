@@ -1,0 +1,451 @@
+package spirv
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"weak"
+
+	"spv2visa/grammar"
+)
+
+// Friendly names, as spirv-dis (SPIRV-Tools' FriendlyNameMapper) makes
+// them. One pass over the instructions in binary order names each <id> the
+// first time a rule applies to it:
+//
+//   - OpName gives its string;
+//   - OpDecorate BuiltIn gives the built-in's name (gl_GlobalInvocationID,
+//     WorkDim, ...);
+//   - type declarations give names built from their operands: void, bool,
+//     uint/int/ulong/uchar/..., half/float/double, v4float, mat4v4float,
+//     _arr_float_uint_4, _runtimearr_float, _ptr_CrossWorkgroup_float,
+//     _struct_12, Pipe<access>, Event, Opaque_<name>, ...;
+//   - OpConstantTrue/False give true/false, OpConstant the type's name, '_'
+//     and the literal with '-' as 'n' (uint_0, int_n1, float_0_5);
+//   - any other result <id> gets its number.
+//
+// Every character other than [A-Za-z0-9_] becomes '_', an empty name
+// becomes "_", and a name already taken gets the first free suffix _0, _1,
+// ... Operands naming an <id> that has no name yet (a forward reference)
+// read as its number. Types the rules do not cover (functions, images,
+// samplers, ...) thus keep their numbers.
+
+// numericName marks an <id> named by its own number: it prints like an
+// unnamed one but counts as named (and its number as taken).
+const numericName = "\x00"
+
+// idNames maps <id>s to names: a slice when ids are dense enough, a map
+// otherwise, so that memory stays proportional to the module.
+type idNames struct {
+	dense  []string
+	sparse map[ID]string
+}
+
+func newIDNames(bound uint32, insts int) idNames {
+	if int(bound) <= 4*insts+1024 {
+		return idNames{dense: make([]string, bound)}
+	}
+	return idNames{sparse: make(map[ID]string, insts)}
+}
+
+func (t *idNames) get(id ID) string {
+	if t.sparse != nil {
+		return t.sparse[id]
+	}
+	if int(id) < len(t.dense) {
+		return t.dense[id]
+	}
+	return ""
+}
+
+func (t *idNames) set(id ID, s string) {
+	if t.sparse != nil {
+		t.sparse[id] = s
+		return
+	}
+	if int(id) >= len(t.dense) {
+		// Only reachable for malformed input; grow rather than fail.
+		n := make([]string, int(id)+1)
+		copy(n, t.dense)
+		t.dense = n
+	}
+	t.dense[id] = s
+}
+
+// appendName appends the friendly name of id: its name, or its number.
+func (t *idNames) appendName(b []byte, id ID) []byte {
+	if s := t.get(id); s != "" && s != numericName {
+		return append(b, s...)
+	}
+	return strconv.AppendUint(b, uint64(id), 10)
+}
+
+// name returns the friendly name of id as a string.
+func (t *idNames) name(id ID) string {
+	if s := t.get(id); s != "" && s != numericName {
+		return s
+	}
+	return strconv.FormatUint(uint64(id), 10)
+}
+
+type nameMapper struct {
+	m     *Module
+	names idNames
+	used  map[string]struct{} // names taken, except numericName ones
+	next  map[string]int      // first suffix worth trying per base name
+}
+
+// friendlyNames computes the friendly names of every <id> of m.
+func friendlyNames(m *Module) idNames {
+	nm := nameMapper{
+		m:     m,
+		names: newIDNames(m.Header.Bound, len(m.Insts)),
+		used:  map[string]struct{}{},
+		next:  map[string]int{},
+	}
+	for i := range m.Insts {
+		nm.inst(&m.Insts[i])
+	}
+	return nm.names
+}
+
+func sanitize(s string) string {
+	if s == "" {
+		return "_"
+	}
+	for i := 0; i < len(s); i++ {
+		if !nameChar(s[i]) {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if !nameChar(b[j]) {
+					b[j] = '_'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func nameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// taken reports whether a sanitized name is in use.
+func (nm *nameMapper) taken(name string) bool {
+	if _, ok := nm.used[name]; ok {
+		return true
+	}
+	// A canonical decimal may be the number of an <id> named by it.
+	if len(name) > 10 || name[0] == '0' {
+		return false
+	}
+	v, err := strconv.ParseUint(name, 10, 32)
+	return err == nil && nm.names.get(ID(v)) == numericName
+}
+
+// save names id after suggested unless it has a name already.
+func (nm *nameMapper) save(id ID, suggested string) {
+	if nm.names.get(id) != "" {
+		return
+	}
+	base := sanitize(suggested)
+	name := base
+	if nm.taken(name) {
+		// The first free suffix: names are never released, so the search
+		// can resume where the previous one for this base stopped.
+		i := nm.next[base]
+		for {
+			name = base + "_" + strconv.Itoa(i)
+			i++
+			if !nm.taken(name) {
+				break
+			}
+		}
+		nm.next[base] = i
+	}
+	nm.used[name] = struct{}{}
+	nm.names.set(id, name)
+}
+
+// saveNumber names id by its number.
+func (nm *nameMapper) saveNumber(id ID) {
+	if nm.names.get(id) != "" {
+		return
+	}
+	if _, ok := nm.used[strconv.FormatUint(uint64(id), 10)]; ok {
+		nm.save(id, strconv.FormatUint(uint64(id), 10))
+		return
+	}
+	nm.names.set(id, numericName)
+}
+
+// nameOf is the name of id for building another name: a forward
+// reference reads as its number.
+func (nm *nameMapper) nameOf(id ID) string { return nm.names.name(id) }
+
+func (nm *nameMapper) inst(in *Inst) {
+	ws := in.Words
+	word := func(i int) uint32 {
+		if i < len(ws) {
+			return ws[i]
+		}
+		return 0
+	}
+	id := in.Result
+	switch in.Opcode {
+	case grammar.OpName:
+		if len(in.Ops) >= 2 {
+			nm.save(in.IDOp(0), in.String(1))
+		}
+		return
+	case grammar.OpDecorate:
+		// Decorations come after the names, so OpName takes precedence.
+		if len(ws) > 3 && ws[2] == uint32(grammar.DecorationBuiltIn) {
+			if s := builtinName(grammar.BuiltIn(ws[3])); s != "" {
+				nm.save(ID(ws[1]), s)
+			}
+		}
+		return
+	}
+	if id == 0 {
+		return
+	}
+	switch in.Opcode {
+	case grammar.OpTypeVoid:
+		nm.save(id, "void")
+	case grammar.OpTypeBool:
+		nm.save(id, "bool")
+	case grammar.OpTypeInt:
+		var root, sign string
+		switch w := word(2); w {
+		case 8:
+			root = "char"
+		case 16:
+			root = "short"
+		case 32:
+			root = "int"
+		case 64:
+			root = "long"
+		default:
+			root, sign = strconv.FormatUint(uint64(w), 10), "i"
+		}
+		if word(3) == 0 {
+			sign = "u"
+		}
+		nm.save(id, sign+root)
+	case grammar.OpTypeFloat:
+		switch w := word(2); w {
+		case 16:
+			nm.save(id, "half")
+		case 32:
+			nm.save(id, "float")
+		case 64:
+			nm.save(id, "double")
+		default:
+			nm.save(id, "fp"+strconv.FormatUint(uint64(w), 10))
+		}
+	case grammar.OpTypeVector:
+		nm.save(id, "v"+strconv.FormatUint(uint64(word(3)), 10)+nm.nameOf(ID(word(2))))
+	case grammar.OpTypeMatrix:
+		nm.save(id, "mat"+strconv.FormatUint(uint64(word(3)), 10)+nm.nameOf(ID(word(2))))
+	case grammar.OpTypeArray:
+		nm.save(id, "_arr_"+nm.nameOf(ID(word(2)))+"_"+nm.nameOf(ID(word(3))))
+	case grammar.OpTypeRuntimeArray:
+		nm.save(id, "_runtimearr_"+nm.nameOf(ID(word(2))))
+	case grammar.OpTypePointer:
+		nm.save(id, "_ptr_"+enumOrNumber(grammar.KindStorageClass, "StorageClass", word(2))+"_"+nm.nameOf(ID(word(3))))
+	case grammar.OpTypePipe:
+		// SPIRV-Tools falls back to "StorageClass<n>" for any bad enum.
+		nm.save(id, "Pipe"+enumOrNumber(grammar.KindAccessQualifier, "StorageClass", word(2)))
+	case grammar.OpTypeEvent:
+		nm.save(id, "Event")
+	case grammar.OpTypeDeviceEvent:
+		nm.save(id, "DeviceEvent")
+	case grammar.OpTypeReserveId:
+		nm.save(id, "ReserveId")
+	case grammar.OpTypeQueue:
+		nm.save(id, "Queue")
+	case grammar.OpTypeOpaque:
+		s := ""
+		if len(in.Ops) >= 2 {
+			s = in.String(1)
+		}
+		nm.save(id, "Opaque_"+sanitize(s))
+	case grammar.OpTypePipeStorage:
+		nm.save(id, "PipeStorage")
+	case grammar.OpTypeNamedBarrier:
+		nm.save(id, "NamedBarrier")
+	case grammar.OpTypeStruct:
+		nm.save(id, "_struct_"+strconv.FormatUint(uint64(id), 10))
+	case grammar.OpConstantTrue:
+		nm.save(id, "true")
+	case grammar.OpConstantFalse:
+		nm.save(id, "false")
+	case grammar.OpConstant:
+		var v []byte
+		if len(in.Ops) >= 3 {
+			v = nm.m.appendNumber(nil, in, in.Ops[2])
+		}
+		for i, c := range v {
+			if c == '-' {
+				v[i] = 'n'
+			}
+		}
+		nm.save(id, nm.nameOf(in.Type)+"_"+string(v))
+	default:
+		nm.saveNumber(id)
+	}
+}
+
+func enumOrNumber(k grammar.Kind, prefix string, v uint32) string {
+	if s := disEnumName(k, v); s != "" {
+		return s
+	}
+	return prefix + strconv.FormatUint(uint64(v), 10)
+}
+
+// builtinName returns the name SPIRV-Tools gives a variable decorated
+// with a built-in: GLSL's spelling for the graphics ones, the built-in's
+// own name for the OpenCL ones; "" for the rest.
+func builtinName(b grammar.BuiltIn) string {
+	switch b {
+	case grammar.BuiltInPosition:
+		return "gl_Position"
+	case grammar.BuiltInPointSize:
+		return "gl_PointSize"
+	case grammar.BuiltInClipDistance:
+		return "gl_ClipDistance"
+	case grammar.BuiltInCullDistance:
+		return "gl_CullDistance"
+	case grammar.BuiltInVertexId:
+		return "gl_VertexID"
+	case grammar.BuiltInInstanceId:
+		return "gl_InstanceID"
+	case grammar.BuiltInPrimitiveId:
+		return "gl_PrimitiveID"
+	case grammar.BuiltInInvocationId:
+		return "gl_InvocationID"
+	case grammar.BuiltInLayer:
+		return "gl_Layer"
+	case grammar.BuiltInViewportIndex:
+		return "gl_ViewportIndex"
+	case grammar.BuiltInTessLevelOuter:
+		return "gl_TessLevelOuter"
+	case grammar.BuiltInTessLevelInner:
+		return "gl_TessLevelInner"
+	case grammar.BuiltInTessCoord:
+		return "gl_TessCoord"
+	case grammar.BuiltInPatchVertices:
+		return "gl_PatchVertices"
+	case grammar.BuiltInFragCoord:
+		return "gl_FragCoord"
+	case grammar.BuiltInPointCoord:
+		return "gl_PointCoord"
+	case grammar.BuiltInFrontFacing:
+		return "gl_FrontFacing"
+	case grammar.BuiltInSampleId:
+		return "gl_SampleID"
+	case grammar.BuiltInSamplePosition:
+		return "gl_SamplePosition"
+	case grammar.BuiltInSampleMask:
+		return "gl_SampleMask"
+	case grammar.BuiltInFragDepth:
+		return "gl_FragDepth"
+	case grammar.BuiltInHelperInvocation:
+		return "gl_HelperInvocation"
+	case grammar.BuiltInNumWorkgroups:
+		return "gl_NumWorkGroups"
+	case grammar.BuiltInWorkgroupSize:
+		return "gl_WorkGroupSize"
+	case grammar.BuiltInWorkgroupId:
+		return "gl_WorkGroupID"
+	case grammar.BuiltInLocalInvocationId:
+		return "gl_LocalInvocationID"
+	case grammar.BuiltInGlobalInvocationId:
+		return "gl_GlobalInvocationID"
+	case grammar.BuiltInLocalInvocationIndex:
+		return "gl_LocalInvocationIndex"
+	case grammar.BuiltInWorkDim:
+		return "WorkDim"
+	case grammar.BuiltInGlobalSize:
+		return "GlobalSize"
+	case grammar.BuiltInEnqueuedWorkgroupSize:
+		return "EnqueuedWorkgroupSize"
+	case grammar.BuiltInGlobalOffset:
+		return "GlobalOffset"
+	case grammar.BuiltInGlobalLinearId:
+		return "GlobalLinearId"
+	case grammar.BuiltInSubgroupSize:
+		return "SubgroupSize"
+	case grammar.BuiltInSubgroupMaxSize:
+		return "SubgroupMaxSize"
+	case grammar.BuiltInNumSubgroups:
+		return "NumSubgroups"
+	case grammar.BuiltInNumEnqueuedSubgroups:
+		return "NumEnqueuedSubgroups"
+	case grammar.BuiltInSubgroupId:
+		return "SubgroupId"
+	case grammar.BuiltInSubgroupLocalInvocationId:
+		return "SubgroupLocalInvocationId"
+	case grammar.BuiltInVertexIndex:
+		return "gl_VertexIndex"
+	case grammar.BuiltInInstanceIndex:
+		return "gl_InstanceIndex"
+	case grammar.BuiltInSubgroupEqMask:
+		return "SubgroupEqMaskKHR"
+	case grammar.BuiltInSubgroupGeMask:
+		return "SubgroupGeMaskKHR"
+	case grammar.BuiltInSubgroupGtMask:
+		return "SubgroupGtMaskKHR"
+	case grammar.BuiltInSubgroupLeMask:
+		return "SubgroupLeMaskKHR"
+	case grammar.BuiltInSubgroupLtMask:
+		return "SubgroupLtMaskKHR"
+	}
+	return ""
+}
+
+// The friendly names of a module are computed on first use and cached,
+// keyed weakly so that the cache never keeps a module alive. A module
+// whose instruction slice has been replaced since is named afresh.
+type cachedNames struct {
+	names idNames
+	insts *Inst
+	n     int
+}
+
+var nameCache struct {
+	sync.Mutex
+	m map[weak.Pointer[Module]]*cachedNames
+}
+
+// idNames returns the friendly names of m's <id>s.
+func (m *Module) idNames() *idNames {
+	var first *Inst
+	if len(m.Insts) > 0 {
+		first = &m.Insts[0]
+	}
+	key := weak.Make(m)
+	nameCache.Lock()
+	c := nameCache.m[key]
+	nameCache.Unlock()
+	if c != nil && c.insts == first && c.n == len(m.Insts) {
+		return &c.names
+	}
+	c = &cachedNames{names: friendlyNames(m), insts: first, n: len(m.Insts)}
+	nameCache.Lock()
+	defer nameCache.Unlock()
+	if nameCache.m == nil {
+		nameCache.m = map[weak.Pointer[Module]]*cachedNames{}
+	}
+	if _, ok := nameCache.m[key]; !ok {
+		runtime.AddCleanup(m, func(k weak.Pointer[Module]) {
+			nameCache.Lock()
+			delete(nameCache.m, k)
+			nameCache.Unlock()
+		}, key)
+	}
+	nameCache.m[key] = c
+	return &c.names
+}

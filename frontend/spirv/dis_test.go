@@ -1,0 +1,601 @@
+package spirv
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"weak"
+
+	"spv2visa/grammar"
+	"spv2visa/internal/golden"
+	"spv2visa/internal/oracle"
+)
+
+// The disassembler is checked against the reference spirv-dis: byte for
+// byte on every module of the kernel corpus in each output mode, on
+// hand-written modules covering literal and naming corner cases (golden
+// files under testdata/dis, themselves checked against spirv-dis), and on
+// a large generated module. spirv-as must reassemble the --raw-id text to
+// the input.
+
+// disCorpus returns the kernel modules of the corpus; an empty corpus fails.
+func disCorpus(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/kernels/spv/*.spv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no modules in testdata/kernels/spv")
+	}
+	return files
+}
+
+func readModule(t testing.TB, file string) (*Module, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(data)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return m, data
+}
+
+func disText(t testing.TB, m *Module, opts DisOptions) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := m.Disassemble(&b, opts); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// spirvDis runs the reference disassembler on a module.
+func spirvDis(t testing.TB, data []byte, args ...string) []byte {
+	t.Helper()
+	dis := oracle.Tool(t, "spirv-dis")
+	out, err := oracle.Run(data, dis, append(args, "-")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// disModes pairs our options with spirv-dis's flags.
+var disModes = []struct {
+	name  string
+	flags []string
+	opts  DisOptions
+}{
+	{"friendly", nil, DisOptions{}},
+	{"raw-id", []string{"--raw-id"}, DisOptions{RawIDs: true}},
+	{"no-header", []string{"--no-header"}, DisOptions{NoHeader: true}},
+	{"comment-offsets", []string{"--comment", "--offsets"}, DisOptions{Comment: true, Offsets: true}},
+	{"no-indent-comment-raw", []string{"--no-indent", "--comment", "--raw-id"}, DisOptions{NoIndent: true, Comment: true, RawIDs: true}},
+}
+
+// firstDiff describes where two texts first differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, gl, wl)
+		}
+	}
+	return "same lines"
+}
+
+func checkAgainstSpirvDis(t *testing.T, name string, m *Module, data []byte) {
+	t.Helper()
+	for _, mode := range disModes {
+		got := disText(t, m, mode.opts)
+		want := spirvDis(t, data, mode.flags...)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %s output differs from spirv-dis %s at %s", name, mode.name, strings.Join(mode.flags, " "), firstDiff(got, want))
+		}
+	}
+}
+
+// Every corpus module disassembles exactly as spirv-dis prints it, in the
+// default (friendly names) and --raw-id modes and a few other option
+// combinations; InstString gives each line of spirv-dis --no-indent.
+func TestDisassembleCorpusMatchesSpirvDis(t *testing.T) {
+	files := disCorpus(t)
+	for _, f := range files {
+		m, data := readModule(t, f)
+		checkAgainstSpirvDis(t, filepath.Base(f), m, data)
+
+		lines := strings.Split(strings.TrimSuffix(string(spirvDis(t, data, "--no-indent", "--no-header")), "\n"), "\n")
+		if len(lines) != len(m.Insts) {
+			t.Errorf("%s: spirv-dis printed %d lines for %d instructions", f, len(lines), len(m.Insts))
+			continue
+		}
+		for i := range m.Insts {
+			if got := m.InstString(i); got != lines[i] {
+				t.Errorf("%s: InstString(%d) = %q, want %q", f, i, got, lines[i])
+				break
+			}
+		}
+	}
+	t.Logf("%d modules compared with spirv-dis in %d modes", len(files), len(disModes))
+}
+
+// maxIDOperand returns the largest <id> any operand names.
+func maxIDOperand(m *Module) uint32 {
+	max := uint32(0)
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		for _, op := range in.Ops {
+			if op.Kind.Category() == grammar.ID && in.Words[op.Off] > max {
+				max = in.Words[op.Off]
+			}
+		}
+	}
+	return max
+}
+
+// spirv-as --preserve-numeric-ids reassembles our --raw-id text to the
+// input module. The header differs in two words by design: the generator
+// word is spirv-as's own (tool 7, "SPIR-V Tools Assembler"), and spirv-as
+// recomputes the bound as the largest <id> used plus one, where the
+// producer may have declared a larger bound (llvm-spirv declares exactly
+// that one, so for the corpus the bounds agree). The text carries the
+// version only in a comment, so spirv-as is told it by --target-env.
+func TestRawIDRoundTrip(t *testing.T) {
+	for _, f := range disCorpus(t) {
+		m, _ := readModule(t, f)
+		v := m.Header.SPIRVVersion()
+		env := fmt.Sprintf("spv%d.%d", v.Major(), v.Minor())
+		out, err := oracle.Assemble(t, disText(t, m, DisOptions{RawIDs: true}), env)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		m2, err := Read(out)
+		if err != nil {
+			t.Errorf("%s: reassembled module: %v", f, err)
+			continue
+		}
+		got, want := m2.Words, m.Words
+		if len(got) != len(want) {
+			t.Errorf("%s: reassembled to %d words, want %d", f, len(got), len(want))
+			continue
+		}
+		if got[2]>>16 != 7 {
+			t.Errorf("%s: generator %#x, want spirv-as's (tool 7)", f, got[2])
+		}
+		if wantBound := maxIDOperand(m) + 1; got[3] != wantBound || wantBound > want[3] {
+			t.Errorf("%s: bound %d, want %d (input declares %d)", f, got[3], wantBound, want[3])
+		}
+		for i := range want {
+			if i == 2 || i == 3 {
+				continue
+			}
+			if got[i] != want[i] {
+				t.Errorf("%s: word %d is %#x, want %#x", f, i, got[i], want[i])
+				break
+			}
+		}
+	}
+}
+
+// Golden files under testdata/dis hold hand-written assembly for corner
+// cases of literal formatting and naming: section "in.spvasm" is
+// assembled with spirv-as (for the target environment given as "env: X"
+// in the archive comment, spv1.2 by default), section "dis" is its
+// expected disassembly (without the header, whose generator word belongs
+// to the assembler), section "raw" if present the --raw-id one. Both are
+// also checked against spirv-dis, so the golden files cannot drift from
+// the reference.
+func TestDisassembleGolden(t *testing.T) {
+	for _, path := range golden.Files(t, "../../testdata/dis/*.txtar") {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			a := golden.Read(t, path)
+			env := "spv1.2"
+			for _, line := range strings.Split(string(a.Comment), "\n") {
+				if v, ok := strings.CutPrefix(line, "env: "); ok {
+					env = strings.TrimSpace(v)
+				}
+			}
+			data, err := oracle.Assemble(t, golden.Section(t, a, "in.spvasm"), env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Read(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := disText(t, m, DisOptions{NoHeader: true})
+			if want := spirvDis(t, data, "--no-header"); !bytes.Equal(got, want) {
+				t.Errorf("output differs from spirv-dis at %s", firstDiff(got, want))
+			}
+			golden.Check(t, path, a, "dis", got)
+			for _, f := range a.Files {
+				if f.Name == "raw" {
+					got := disText(t, m, DisOptions{NoHeader: true, RawIDs: true})
+					if want := spirvDis(t, data, "--no-header", "--raw-id"); !bytes.Equal(got, want) {
+						t.Errorf("raw output differs from spirv-dis at %s", firstDiff(got, want))
+					}
+					golden.Check(t, path, a, "raw", got)
+				}
+			}
+			checkAgainstSpirvDis(t, filepath.Base(path), m, data)
+		})
+	}
+}
+
+// Module building helpers, word by word.
+
+func disInst(o grammar.Opcode, operands ...uint32) []uint32 {
+	return append([]uint32{uint32(len(operands)+1)<<16 | uint32(o)}, operands...)
+}
+
+func disModule(bound uint32, insts ...[]uint32) []byte {
+	ws := []uint32{Magic, 0x00010200, 6<<16 | 14, bound, 0}
+	for _, in := range insts {
+		ws = append(ws, in...)
+	}
+	out := make([]byte, 0, 4*len(ws))
+	for _, w := range ws {
+		out = binary.LittleEndian.AppendUint32(out, w)
+	}
+	return out
+}
+
+func withString(s string, before ...uint32) []uint32 {
+	return append(before, EncodeString(s)...)
+}
+
+// largeModule builds a kernel of about n instructions: many values with
+// the same few OpNames (so that name de-duplication is exercised at
+// scale), arithmetic, constants of several types, and calls.
+func largeModule(n int) []byte {
+	const (
+		extSet = 1 + iota
+		tVoid
+		tUint
+		tUlong
+		tFloat
+		tPtr
+		tFn
+		cOne
+		cHalf
+		cBig
+		kernel
+		param
+		entry
+		first // first free <id>
+	)
+	insts := [][]uint32{
+		disInst(grammar.OpCapability, uint32(grammar.CapabilityAddresses)),
+		disInst(grammar.OpCapability, uint32(grammar.CapabilityKernel)),
+		disInst(grammar.OpCapability, uint32(grammar.CapabilityInt64)),
+		disInst(grammar.OpExtInstImport, withString("OpenCL.std", extSet)...),
+		disInst(grammar.OpMemoryModel, uint32(grammar.AddressingModelPhysical64), uint32(grammar.MemoryModelOpenCL)),
+		disInst(grammar.OpEntryPoint, withString("big", uint32(grammar.ExecutionModelKernel), kernel)...),
+		disInst(grammar.OpName, withString("big", kernel)...),
+		disInst(grammar.OpName, withString("p", param)...),
+	}
+	body := n - 20
+	names := []string{"add", "mul", "x.y", "tmp", "call"}
+	for i := 0; i < body/5; i++ {
+		insts = append(insts, disInst(grammar.OpName, withString(names[i%len(names)], uint32(first+3*i))...))
+	}
+	insts = append(insts,
+		disInst(grammar.OpDecorate, param, uint32(grammar.DecorationAlignment), 4),
+		disInst(grammar.OpTypeVoid, tVoid),
+		disInst(grammar.OpTypeInt, tUint, 32, 0),
+		disInst(grammar.OpTypeInt, tUlong, 64, 0),
+		disInst(grammar.OpTypeFloat, tFloat, 32),
+		disInst(grammar.OpTypePointer, tPtr, uint32(grammar.StorageClassCrossWorkgroup), tFloat),
+		disInst(grammar.OpTypeFunction, tFn, tVoid, tPtr),
+		disInst(grammar.OpConstant, tUint, cOne, 1),
+		disInst(grammar.OpConstant, tFloat, cHalf, 0x3f000000),
+		disInst(grammar.OpConstant, tUlong, cBig, 0xffffffff, 0x7fffffff),
+		disInst(grammar.OpFunction, tVoid, kernel, uint32(grammar.FunctionControlNone), tFn),
+		disInst(grammar.OpFunctionParameter, tPtr, param),
+		disInst(grammar.OpLabel, entry),
+	)
+	prevU, prevF := uint32(cOne), uint32(cHalf)
+	id := uint32(first)
+	for len(insts) < n-2 {
+		insts = append(insts,
+			disInst(grammar.OpIAdd, tUint, id, prevU, cOne),
+			disInst(grammar.OpFMul, tFloat, id+1, prevF, cHalf),
+			disInst(grammar.OpExtInst, tFloat, id+2, extSet, uint32(grammar.OpenCLFmax), id+1, cHalf),
+		)
+		prevU, prevF = id, id+2
+		id += 3
+	}
+	insts = append(insts, disInst(grammar.OpStore, param, prevF, uint32(grammar.MemoryAccessAligned), 4),
+		disInst(grammar.OpReturn), disInst(grammar.OpFunctionEnd))
+	return disModule(id, insts...)
+}
+
+// A large generated module also disassembles as spirv-dis does.
+func TestDisassembleLargeMatchesSpirvDis(t *testing.T) {
+	data := largeModule(12000)
+	m, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgainstSpirvDis(t, "large", m, data)
+}
+
+// The tables of names spirv-dis v2023.1 prints for renamed enumerants and
+// opcodes must all resolve to aliases in the current grammar.
+func TestV2023NamesResolve(t *testing.T) {
+	for k, names := range v2023EnumNames {
+		for _, n := range names {
+			e := k.EnumerantByName(n)
+			if e == nil || e.Name == n {
+				t.Errorf("%s: %q is not an alias of an enumerant", k, n)
+				continue
+			}
+			if got := disEnumName(k, e.Value); got != n {
+				t.Errorf("%s %#x prints as %q, want %q", k, e.Value, got, n)
+			}
+		}
+	}
+	for _, n := range v2023OpNames {
+		in := grammar.LookupName(n)
+		if in == nil || in.Name == n {
+			t.Errorf("%q is not an alias of an opcode", n)
+			continue
+		}
+		if got := disOpName(in.Opcode); "Op"+got != n {
+			t.Errorf("opcode %d prints as Op%s, want %s", in.Opcode, got, n)
+		}
+	}
+	for _, e := range v2023EnumValues {
+		if e.kind.Enumerant(e.value) == nil {
+			t.Errorf("%s %#x is not in the grammar", e.kind, e.value)
+		}
+	}
+}
+
+func TestLiteralFormatting(t *testing.T) {
+	for _, c := range []struct {
+		got  []byte
+		want string
+	}{
+		{appendFloat16(nil, 0x3c00), "0x1p+0"},
+		{appendFloat16(nil, 0x0001), "0x1p-24"},
+		{appendFloat16(nil, 0x03ff), "0x1.ff8p-15"},
+		{appendFloat16(nil, 0x7c00), "0x1p+16"},
+		{appendFloat16(nil, 0xfe00), "-0x1.8p+16"},
+		{appendFloat16(nil, 0x8000), "-0x0p+0"},
+		{appendFloat32(nil, 0x3dcccccd), "0.100000001"},
+		{appendFloat32(nil, 0x80000000), "-0"},
+		{appendFloat32(nil, 0x00000001), "0x1p-149"},
+		{appendFloat32(nil, 0x7fc00000), "0x1.8p+128"},
+		{appendFloat32(nil, 0xff800000), "-0x1p+128"},
+		{appendFloat32(nil, 0x4e6e6b28), "1e+09"},
+		{appendFloat64(nil, 0x3fb999999999999a), "0.10000000000000001"},
+		{appendFloat64(nil, 0x0000000000000001), "0x1p-1074"},
+		{appendFloat64(nil, 0x7ff0000000000001), "0x1.0000000000001p+1024"},
+		{appendQuoted(nil, `a"b\c é`), `"a\"b\\c é"`},
+	} {
+		if string(c.got) != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}
+
+// InstString and the reader's diagnostics show instructions in spirv-dis
+// syntax with friendly names.
+func TestInstString(t *testing.T) {
+	data := disModule(20,
+		disInst(grammar.OpCapability, uint32(grammar.CapabilityKernel)),
+		disInst(grammar.OpMemoryModel, uint32(grammar.AddressingModelPhysical32), uint32(grammar.MemoryModelOpenCL)),
+		disInst(grammar.OpName, withString("a", 5)...),
+		disInst(grammar.OpName, withString("add", 7)...),
+		disInst(grammar.OpTypeInt, 2, 32, 0),
+		disInst(grammar.OpTypeVoid, 3),
+		disInst(grammar.OpTypeFunction, 4, 3, 2),
+		disInst(grammar.OpFunction, 3, 6, 0, 4),
+		disInst(grammar.OpFunctionParameter, 2, 5),
+		disInst(grammar.OpLabel, 8),
+		disInst(grammar.OpIAdd, 2, 7, 5, 5),
+		disInst(grammar.OpIAdd, 2, 9, 7, 19), // %19 is defined nowhere
+		disInst(grammar.OpReturn),
+		disInst(grammar.OpFunctionEnd),
+	)
+	m, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range map[int]string{
+		4:  "%uint = OpTypeInt 32 0",
+		7:  "%6 = OpFunction %void None %4",
+		10: "%add = OpIAdd %uint %a %a",
+		11: "%9 = OpIAdd %uint %add %19",
+		12: "OpReturn",
+		-1: "",
+		99: "",
+	} {
+		if got := m.InstString(i); got != want {
+			t.Errorf("InstString(%d) = %q, want %q", i, got, want)
+		}
+	}
+
+	// A result defined twice: the diagnostic shows the instruction.
+	_, err = Read(disModule(10,
+		disInst(grammar.OpCapability, uint32(grammar.CapabilityKernel)),
+		disInst(grammar.OpTypeInt, 2, 32, 0),
+		disInst(grammar.OpTypeFloat, 2, 32),
+	))
+	e, ok := err.(*Error)
+	if !ok || e.Rule != "binary.result-redefined" {
+		t.Fatalf("got %v, want a binary.result-redefined error", err)
+	}
+	if want := "%uint = OpTypeFloat 32"; e.Inst != want {
+		t.Errorf("diagnostic shows %q, want %q", e.Inst, want)
+	}
+}
+
+// Friendly names are computed once per module; a module whose
+// instructions are replaced is named afresh.
+func TestNamesCached(t *testing.T) {
+	m, _ := readModule(t, disCorpus(t)[0])
+	n1 := m.idNames()
+	if n2 := m.idNames(); n1 != n2 {
+		t.Error("names computed twice")
+	}
+	allocs := testing.AllocsPerRun(10, func() { _ = m.InstString(len(m.Insts) - 1) })
+	if allocs > 3 {
+		t.Errorf("InstString allocates %v times per call", allocs)
+	}
+	m.Insts = append([]Inst(nil), m.Insts...)
+	if n3 := m.idNames(); n3 == n1 {
+		t.Error("names not recomputed after the instructions changed")
+	}
+}
+
+// InstString may be called from several goroutines on a module whose
+// names are not computed yet.
+func TestInstStringConcurrent(t *testing.T) {
+	m, _ := readModule(t, disCorpus(t)[0])
+	want := make([]string, len(m.Insts))
+	done := make(chan []string)
+	for g := 0; g < 4; g++ {
+		go func() {
+			got := make([]string, len(m.Insts))
+			for i := range m.Insts {
+				got[i] = m.InstString(i)
+			}
+			done <- got
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		got := <-done
+		if g == 0 {
+			copy(want, got)
+		} else if !slices.Equal(got, want) {
+			t.Error("goroutines saw different names")
+		}
+	}
+}
+
+// Disassembly never panics on a module the reader accepts, however odd:
+// corpus modules with random words changed.
+func TestDisassembleMutated(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	accepted := 0
+	for _, f := range disCorpus(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := 0; trial < 40; trial++ {
+			mut := append([]byte(nil), data...)
+			for k := 0; k < 1+rng.Intn(3); k++ {
+				w := HeaderWords + rng.Intn(len(mut)/4-HeaderWords)
+				var v uint32
+				switch rng.Intn(4) {
+				case 0:
+					v = rng.Uint32()
+				case 1:
+					v = uint32(rng.Intn(64))
+				case 2:
+					v = binary.LittleEndian.Uint32(mut[4*w:]) ^ 1<<rng.Intn(32)
+				default:
+					v = binary.LittleEndian.Uint32(mut[4*rng.Intn(len(mut)/4):])
+				}
+				binary.LittleEndian.PutUint32(mut[4*w:], v)
+			}
+			checkNoPanic(t, mut)
+			if _, err := Read(mut); err == nil {
+				accepted++
+			}
+		}
+	}
+	t.Logf("%d mutated modules accepted by the reader", accepted)
+}
+
+func checkNoPanic(t *testing.T, data []byte) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v", r)
+		}
+	}()
+	m, err := Read(data)
+	if err != nil {
+		return
+	}
+	for _, mode := range disModes {
+		var b bytes.Buffer
+		if err := m.Disassemble(&b, mode.opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range m.Insts {
+		if m.InstString(i) == "" {
+			t.Fatalf("InstString(%d) is empty", i)
+		}
+	}
+}
+
+func FuzzDisassemble(f *testing.F) {
+	files := disCorpus(f)
+	for _, file := range files[:min(4, len(files))] {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add(largeModule(200))
+	f.Fuzz(func(t *testing.T, data []byte) { checkNoPanic(t, data) })
+}
+
+// forgetNames drops the cached friendly names of m.
+func forgetNames(m *Module) {
+	nameCache.Lock()
+	delete(nameCache.m, weak.Make(m))
+	nameCache.Unlock()
+}
+
+// BenchmarkDisassemble measures a large module (about 200k instructions):
+// friendly names computed afresh, friendly names cached, raw ids.
+func BenchmarkDisassemble(b *testing.B) {
+	data := largeModule(200000)
+	m, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	run := func(b *testing.B, opts DisOptions, fresh bool) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if fresh {
+				forgetNames(m)
+			}
+			out.Reset()
+			if err := m.Disassemble(&out, opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("friendly-uncached", func(b *testing.B) { run(b, DisOptions{}, true) })
+	b.Run("friendly", func(b *testing.B) { run(b, DisOptions{}, false) })
+	b.Run("raw-id", func(b *testing.B) { run(b, DisOptions{RawIDs: true}, false) })
+}
