@@ -16,18 +16,23 @@ func Read(data []byte) (*Module, error) {
 	if len(data)%4 != 0 {
 		return nil, errf("binary.truncated", -1, "the module size (%d bytes) is not a multiple of 4", len(data))
 	}
-	var order binary.ByteOrder = binary.LittleEndian
 	big := false
 	switch {
 	case binary.LittleEndian.Uint32(data) == Magic:
 	case binary.BigEndian.Uint32(data) == Magic:
-		order, big = binary.BigEndian, true
+		big = true
 	default:
 		return nil, errf("binary.magic", 0, "bad magic number %#08x: not a SPIR-V module (want %#08x)", binary.LittleEndian.Uint32(data), Magic)
 	}
 	words := make([]uint32, len(data)/4)
-	for i := range words {
-		words[i] = order.Uint32(data[4*i:])
+	if big {
+		for i := range words {
+			words[i] = binary.BigEndian.Uint32(data[4*i:])
+		}
+	} else {
+		for i := range words {
+			words[i] = binary.LittleEndian.Uint32(data[4*i:])
+		}
 	}
 	m, err := ReadWords(words)
 	if m != nil {
@@ -143,9 +148,19 @@ func rawInst(ws []uint32) string {
 
 func (r *reader) scan() error {
 	words := r.words
-	// Every operand takes at least one word, so this never grows.
-	r.ops = make([]Operand, 0, len(words))
-	r.m.Insts = make([]Inst, 0, len(words)/4+1)
+	// Count the instructions first (cheap: one word each) so the tables
+	// are allocated once at their final size. Every operand takes at least
+	// one word besides the instruction's first, so ops never grows either.
+	n := 0
+	for off := HeaderWords; off < len(words); n++ {
+		wc := int(words[off] >> 16)
+		if wc == 0 {
+			break // reported by the scan below
+		}
+		off += wc
+	}
+	r.ops = make([]Operand, 0, len(words)-HeaderWords-n+1)
+	r.m.Insts = make([]Inst, 0, n)
 	for off := HeaderWords; off < len(words); {
 		w0 := words[off]
 		wc := int(w0 >> 16)
@@ -179,17 +194,76 @@ func (r *reader) scan() error {
 	return nil
 }
 
+// plan is a precomputed decoding recipe for an opcode: a prefix of
+// operands that are always present and take one word with no parameters
+// (ids and literal integers), decoded without the general machinery.
+type plan struct {
+	prefix []grammar.Kind
+	rest   []grammar.Operand // the grammar operands after the prefix
+}
+
+var plans = func() []plan {
+	var ps []plan
+	for _, in := range grammar.Insts() {
+		for int(in.Opcode) >= len(ps) {
+			ps = append(ps, plan{})
+		}
+		p := plan{rest: in.Operands}
+		for _, o := range in.Operands {
+			if o.Quant != grammar.One || (o.Kind.Category() != grammar.ID && o.Kind != grammar.KindLiteralInteger) {
+				break
+			}
+			p.prefix = append(p.prefix, o.Kind)
+			p.rest = p.rest[1:]
+		}
+		// OpSwitch's literals depend on the selector; keep it general.
+		if in.Opcode == grammar.OpSwitch {
+			p = plan{rest: in.Operands}
+		}
+		ps[in.Opcode] = p
+	}
+	return ps
+}()
+
 // decode decodes the operands of in by the grammar.
 func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 	off := int(in.Offset)
 	ws := in.Words
 	start := len(r.ops)
+	pl := &plans[in.Opcode]
+	pos := 1
+	if len(pl.prefix) < len(ws) {
+		bound := r.m.Header.Bound
+		for _, k := range pl.prefix {
+			w := ws[pos]
+			if k != grammar.KindLiteralInteger {
+				if w == 0 || w >= bound {
+					return r.instErr(off, "binary.id-bound", "<id> %d of operand %s is outside 0 < id < bound (%d)", w, opName(info.Operands[pos-1]), bound)
+				}
+				switch k {
+				case grammar.KindIdResultType:
+					in.Type = ID(w)
+				case grammar.KindIdResult:
+					in.Result = ID(w)
+					if ID(w) > r.maxID {
+						r.maxID = ID(w)
+					}
+				}
+			}
+			r.ops = append(r.ops, Operand{Kind: k, Off: uint16(pos), Len: 1})
+			pos++
+		}
+		if in.Opcode == grammar.OpTypeInt || in.Opcode == grammar.OpTypeFloat {
+			r.noteResult(in)
+		}
+	} else {
+		pl = &plan{rest: info.Operands}
+	}
 	// pending is a stack of the operands still expected, next on top.
 	r.pending = r.pending[:0]
-	for i := len(info.Operands) - 1; i >= 0; i-- {
-		r.pending = append(r.pending, info.Operands[i])
+	for i := len(pl.rest) - 1; i >= 0; i-- {
+		r.pending = append(r.pending, pl.rest[i])
 	}
-	pos := 1
 	for len(r.pending) > 0 {
 		o := r.pending[len(r.pending)-1]
 		r.pending = r.pending[:len(r.pending)-1]
@@ -248,7 +322,9 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 			if id > r.maxID {
 				r.maxID = id
 			}
-			r.noteResult(in)
+			if in.Opcode == grammar.OpTypeInt || in.Opcode == grammar.OpTypeFloat {
+				r.noteResult(in)
+			}
 		}
 		r.add(k, NumNone, pos, 1)
 		return 1, nil
