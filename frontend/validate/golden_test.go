@@ -69,7 +69,9 @@ func TestGolden(t *testing.T) {
 			if !found {
 				t.Errorf("no %s of rule %s reported", want, meta["rule"])
 			}
-			if valErr != nil && !HasErrors(diags) {
+			// A warning rule may flag what spirv-val rejects but the
+			// environment accepts (blocks before their dominators).
+			if valErr != nil && !HasErrors(diags) && want != spirv.SevWarning {
 				t.Errorf("spirv-val rejects the module but we accept it: %v", valErr)
 			}
 			var b strings.Builder

@@ -101,6 +101,23 @@ type checker struct {
 	diags []spirv.Diagnostic
 	// Disassemble renders instruction i for a diagnostic.
 	dis func(i int) string
+	// shared holds facts families compute once per run (see memo).
+	shared map[string]any
+}
+
+// memo returns the fact stored under key, computing it with build on
+// first use, so that families can share per-module facts (an index of
+// instructions, type tables) instead of each recomputing them.
+func (c *checker) memo(key string, build func() any) any {
+	if v, ok := c.shared[key]; ok {
+		return v
+	}
+	if c.shared == nil {
+		c.shared = map[string]any{}
+	}
+	v := build()
+	c.shared[key] = v
+	return v
 }
 
 // Module validates m and returns its diagnostics (errors and warnings),

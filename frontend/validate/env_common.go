@@ -1,0 +1,490 @@
+package validate
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+	"sync"
+
+	"spv2visa/frontend/spirv"
+	"spv2visa/grammar"
+)
+
+// Helpers shared by the Level Zero environment families (env_*.go).
+
+// envCapSet is a set of capabilities, as a bitset indexed by value.
+type envCapSet []uint64
+
+// envMaxCapability is the largest capability value the grammar knows.
+var envMaxCapability = func() uint32 {
+	es := grammar.KindCapability.Info().Enumerants
+	return es[len(es)-1].Value
+}()
+
+func newEnvCapSet() envCapSet { return make(envCapSet, envMaxCapability/64+1) }
+
+func (s envCapSet) has(c grammar.Capability) bool {
+	i := uint32(c) / 64
+	return i < uint32(len(s)) && s[i]&(1<<(uint32(c)%64)) != 0
+}
+
+func (s envCapSet) add(c grammar.Capability) {
+	if i := uint32(c) / 64; i < uint32(len(s)) {
+		s[i] |= 1 << (uint32(c) % 64)
+	}
+}
+
+// hasAny reports whether s holds one of cs.
+func (s envCapSet) hasAny(cs []grammar.Capability) bool {
+	for _, c := range cs {
+		if s.has(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// envModule holds what the module's preamble declares.
+type envModule struct {
+	m       *spirv.Module
+	dev     *Device
+	version grammar.Version
+	// declared holds the capabilities of the OpCapability instructions;
+	// implied adds those they implicitly declare (the grammar's
+	// dependencies, transitively); enabled is implied without the
+	// implicitly declared capabilities the environment does not support,
+	// so that e.g. SubgroupDispatch, which implies DeviceEnqueue, does not
+	// make device-side enqueue available.
+	declared, implied, enabled envCapSet
+	exts                       []string // OpExtension names
+}
+
+func newEnvModule(c *checker) *envModule {
+	m := c.m
+	e := &envModule{
+		m:        m,
+		dev:      c.opts.Device,
+		version:  m.Header.SPIRVVersion(),
+		declared: newEnvCapSet(),
+		implied:  newEnvCapSet(),
+		enabled:  newEnvCapSet(),
+	}
+	var stack []grammar.Capability
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		if in.Opcode != grammar.OpCapability && in.Opcode != grammar.OpExtension {
+			break // the layout puts them first
+		}
+		switch in.Opcode {
+		case grammar.OpCapability:
+			if len(in.Ops) > 0 {
+				cp := grammar.Capability(in.Word(0))
+				e.declared.add(cp)
+				stack = append(stack, cp)
+			}
+		case grammar.OpExtension:
+			if len(in.Ops) > 0 {
+				e.exts = append(e.exts, in.String(0))
+			}
+		}
+	}
+	for len(stack) > 0 {
+		cp := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.implied.has(cp) {
+			continue
+		}
+		e.implied.add(cp)
+		if en := grammar.KindCapability.Enumerant(uint32(cp)); en != nil {
+			stack = append(stack, en.Caps...)
+		}
+	}
+	copy(e.enabled, e.implied)
+	for w := range e.implied {
+		for only := e.implied[w] &^ e.declared[w]; only != 0; only &= only - 1 {
+			b := bits.TrailingZeros64(only)
+			if envCapabilityOf(grammar.Capability(w*64+b)) == nil {
+				e.enabled[w] &^= 1 << b
+			}
+		}
+	}
+	return e
+}
+
+// hasExt reports whether the module declares extension name.
+func (e *envModule) hasExt(name string) bool {
+	for _, x := range e.exts {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAnyExt reports whether the module declares one of names.
+func (e *envModule) hasAnyExt(names []string) bool {
+	for _, n := range names {
+		if e.hasExt(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// envName shows an id much as the disassembler does: %name with the
+// characters other than letters, digits and '_' replaced by '_' (but
+// without the suffix that would set apart two ids of the same name), or
+// %number.
+func envName(m *spirv.Module, id spirv.ID) string {
+	n := m.Name(id)
+	if n == "" {
+		return "%" + strconv.FormatUint(uint64(id), 10)
+	}
+	b := []byte(n)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return "%" + string(b)
+}
+
+// envOpID returns operand i of in as an <id>, or 0 when there is none.
+func envOpID(in *spirv.Inst, i int) spirv.ID {
+	if i < 0 || i >= len(in.Ops) {
+		return 0
+	}
+	return in.IDOp(i)
+}
+
+// envTypeName describes a type for a diagnostic: "32-bit integer",
+// "vector of 4 16-bit floats", "pointer to CrossWorkgroup", ...
+func envTypeName(m *spirv.Module, id spirv.ID) string {
+	return envTypeNameDepth(m, id, 0)
+}
+
+func envTypeNameDepth(m *spirv.Module, id spirv.ID, depth int) string {
+	in := m.Def(id)
+	if in == nil {
+		return envName(m, id)
+	}
+	t := m.Type(id)
+	switch t.Op {
+	case grammar.OpTypeVoid:
+		return "void"
+	case grammar.OpTypeBool:
+		return "bool"
+	case grammar.OpTypeInt:
+		return strconv.FormatUint(uint64(t.Width), 10) + "-bit integer"
+	case grammar.OpTypeFloat:
+		return strconv.FormatUint(uint64(t.Width), 10) + "-bit float"
+	case grammar.OpTypeVector:
+		if depth < 4 {
+			return "vector of " + strconv.FormatUint(uint64(t.Count), 10) + " " + envPlural(envTypeNameDepth(m, t.Elem, depth+1))
+		}
+	case grammar.OpTypePointer:
+		return "pointer to " + t.Storage.String()
+	}
+	return strings.TrimPrefix(in.Opcode.String(), "OpType") + " " + envName(m, id)
+}
+
+func envPlural(s string) string {
+	if strings.HasSuffix(s, "integer") || strings.HasSuffix(s, "float") || s == "bool" {
+		return s + "s"
+	}
+	return s
+}
+
+// envPointer returns the storage class and pointee type of the pointer
+// value id; ok is false when id's type is not a pointer type.
+func envPointer(m *spirv.Module, id spirv.ID) (sc grammar.StorageClass, pointee spirv.ID, ok bool) {
+	t := m.Type(m.TypeOf(id))
+	if t.Op != grammar.OpTypePointer {
+		return 0, 0, false
+	}
+	return t.Storage, t.Elem, true
+}
+
+// envOperandIndex returns the index of the first grammar operand of op
+// named name, or -1. The index is that of the decoded operand when every
+// earlier operand is a single, parameterless one, which holds for the
+// instructions the environment families look at.
+func envOperandIndex(op grammar.Opcode, name string) int {
+	info := grammar.Lookup(op)
+	if info == nil {
+		return -1
+	}
+	for i, o := range info.Operands {
+		if o.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// envCapNames lists capabilities for a message.
+func envCapNames(cs []grammar.Capability) string {
+	var b strings.Builder
+	for i, c := range cs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// envA puts the indefinite article before a noun phrase: "a 32-bit
+// integer", "an 8-bit integer", "an OpTypeImage".
+func envA(s string) string {
+	if s == "" {
+		return s
+	}
+	switch {
+	case strings.ContainsRune("aeiouAEIOU8", rune(s[0])),
+		strings.HasPrefix(s, "11-"), strings.HasPrefix(s, "18-"):
+		return "an " + s
+	}
+	return "a " + s
+}
+
+// envKindCat caches each operand kind's category for the operand loop.
+var envKindCat = func() []grammar.Category {
+	cs := make([]grammar.Category, grammar.NumKinds())
+	for k := range cs {
+		cs[k] = grammar.Kind(k).Category()
+	}
+	return cs
+}()
+
+// envMaxOpcode is the largest opcode the grammar knows.
+var envMaxOpcode = func() int {
+	max := 0
+	for _, in := range grammar.Insts() {
+		if int(in.Opcode) > max {
+			max = int(in.Opcode)
+		}
+	}
+	return max
+}()
+
+// envOpDense numbers the opcodes densely: 1 + the index in
+// grammar.Insts() of each, by opcode (0: not an opcode).
+var envOpDense = func() []uint16 {
+	t := make([]uint16, envMaxOpcode+1)
+	for d, in := range grammar.Insts() {
+		t[in.Opcode] = uint16(d + 1)
+	}
+	return t
+}()
+
+// envEnumDense numbers the enumerants of each ValueEnum kind densely:
+// envEnumDense[kind][value] is 1 + the enumerant's index in the kind's
+// Enumerants, or 0.
+var envEnumDense = func() [][]uint16 {
+	t := make([][]uint16, grammar.NumKinds())
+	for k := range t {
+		kind := grammar.Kind(k)
+		es := kind.Info().Enumerants
+		if kind.Category() != grammar.ValueEnum || len(es) == 0 {
+			continue
+		}
+		t[k] = make([]uint16, es[len(es)-1].Value+1)
+		for d, e := range es {
+			t[k][e.Value] = uint16(d + 1)
+		}
+	}
+	return t
+}()
+
+// envOps is a set of opcodes, indexed by opcode.
+type envOps []bool
+
+func newEnvOps(ops ...grammar.Opcode) envOps {
+	s := make(envOps, envMaxOpcode+1)
+	for _, op := range ops {
+		s[op] = true
+	}
+	return s
+}
+
+// envSets are the sets of opcodes the environment families look at,
+// each registered once with envWatch; envIndex lists the instructions of
+// each, found in a single pass over the module shared by the families.
+var envSets []envOps
+
+// envWatch registers a set of opcodes and returns its handle into
+// envIndex.lists.
+func envWatch(ops envOps) int {
+	envSets = append(envSets, ops)
+	return len(envSets) - 1
+}
+
+var (
+	envMasksOnce sync.Once
+	envMasks     []uint64 // per opcode: bit h set when envSets[h] holds it
+)
+
+// envIndex holds what the environment families share for one run.
+type envIndex struct {
+	*envModule
+	// lists[h] holds the indices of the instructions whose opcode is in
+	// envSets[h], in order.
+	lists [][]int32
+	// first holds, per opcode (by envOpDense), 1 + the index of its
+	// first instruction, or 0.
+	first []int32
+	// enumFirst holds, per enumerant kind, 1 + the index of the first
+	// instruction using each enumerant (by envEnumDense; by bit, for a
+	// BitEnum), or 0; filled by the scan for the opcodes of envFastEnum,
+	// completed by env.caps.
+	enumFirst [][]int32
+	// extSets caches, per imported set, which of its instructions have
+	// enumerant operands.
+	extSets []envExtSet
+}
+
+type envExtSet struct {
+	id      uint32
+	hasEnum []bool // by extended opcode
+}
+
+// envOf returns the environment facts of c's module, computed on first
+// use in the run.
+func envOf(c *checker) *envIndex {
+	return c.memo("env", func() any { return newEnvIndex(c) }).(*envIndex)
+}
+
+func newEnvIndex(c *checker) *envIndex {
+	envMasksOnce.Do(func() {
+		if len(envSets) > 64 {
+			panic("validate: more than 64 envWatch sets")
+		}
+		envMasks = make([]uint64, envMaxOpcode+1)
+		for h, s := range envSets {
+			for op, in := range s {
+				if in {
+					envMasks[op] |= 1 << h
+				}
+			}
+		}
+	})
+	m := c.m
+	x := &envIndex{
+		envModule: newEnvModule(c),
+		lists:     make([][]int32, len(envSets)),
+		first:     make([]int32, len(grammar.Insts())),
+		enumFirst: make([][]int32, grammar.NumKinds()),
+	}
+	if !x.scanWords(m) {
+		x.scanInsts(m)
+	}
+	return x
+}
+
+func (x *envIndex) reset() {
+	clear(x.first)
+	for h := range x.lists {
+		x.lists[h] = x.lists[h][:0]
+	}
+	for k := range x.enumFirst {
+		x.enumFirst[k] = nil
+	}
+	x.extSets = x.extSets[:0]
+}
+
+func (x *envIndex) note(i int, op int) {
+	if op >= len(envOpDense) {
+		return
+	}
+	if d := envOpDense[op]; d > 0 && x.first[d-1] == 0 {
+		x.first[d-1] = int32(i + 1)
+	}
+	for mask := envMasks[op]; mask != 0; mask &= mask - 1 {
+		h := bits.TrailingZeros64(mask)
+		x.lists[h] = append(x.lists[h], int32(i))
+	}
+}
+
+// scanWords indexes the instructions by reading the first word of each in
+// m.Words, which costs far less than touching every Inst. It reports
+// false when the words do not match m.Insts (a module not built by the
+// reader); the index is then incomplete.
+func (x *envIndex) scanWords(m *spirv.Module) bool {
+	x.reset()
+	n := len(m.Insts)
+	ws := m.Words
+	if n == 0 || int(m.Insts[0].Offset) != spirv.HeaderWords || len(ws) < spirv.HeaderWords {
+		return false
+	}
+	off, i := spirv.HeaderWords, 0
+	for ; i < n && off < len(ws); i++ {
+		w := ws[off]
+		op := int(w & 0xffff)
+		wc := int(w >> 16)
+		if wc == 0 || off+wc > len(ws) {
+			return false
+		}
+		x.note(i, op)
+		if op < len(envFastEnum) {
+			for _, s := range envFastEnum[op] {
+				if int(s.word) < wc {
+					x.noteEnum(s.kind, ws[off+int(s.word)], i)
+				}
+			}
+		}
+		if op == int(grammar.OpExtInst) && wc > 4 {
+			x.noteExtInst(m, i, ws[off+3], ws[off+4])
+		}
+		off += wc
+	}
+	last := &m.Insts[n-1]
+	return i == n && off == len(ws) && int(last.Offset)+len(last.Words) == off
+}
+
+func (x *envIndex) scanInsts(m *spirv.Module) {
+	x.reset()
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		op := int(in.Opcode)
+		x.note(i, op)
+		if op < len(envFastEnum) {
+			for _, s := range envFastEnum[op] {
+				if int(s.word) < len(in.Words) {
+					x.noteEnum(s.kind, in.Words[s.word], i)
+				}
+			}
+		}
+		if in.Opcode == grammar.OpExtInst && len(in.Words) > 4 {
+			x.noteExtInst(m, i, in.Words[3], in.Words[4])
+		}
+	}
+}
+
+// noteExtInst lists extended instruction i (of set and opcode extOp) for
+// env.caps when it has enumerant operands.
+func (x *envIndex) noteExtInst(m *spirv.Module, i int, set, extOp uint32) {
+	k := 0
+	for k < len(x.extSets) && x.extSets[k].id != set {
+		k++
+	}
+	if k == len(x.extSets) {
+		es := envExtSet{id: set}
+		if g := m.ExtSets[spirv.ID(set)]; g != nil {
+			for _, in := range g.Insts {
+				for _, o := range in.Operands {
+					if envIsEnum(o.Kind) {
+						for uint32(len(es.hasEnum)) <= in.Opcode {
+							es.hasEnum = append(es.hasEnum, false)
+						}
+						es.hasEnum[in.Opcode] = true
+					}
+				}
+			}
+		}
+		x.extSets = append(x.extSets, es)
+	}
+	if t := x.extSets[k].hasEnum; extOp < uint32(len(t)) && t[extOp] {
+		x.lists[envEnumSet] = append(x.lists[envEnumSet], int32(i))
+	}
+}

@@ -1,0 +1,115 @@
+package validate
+
+import (
+	"strconv"
+
+	"spv2visa/frontend/spirv"
+	"spv2visa/grammar"
+)
+
+// Scopes (Level Zero SPIR-V environment, Validation Rules: Scope for
+// Execution and Scope for Memory).
+
+func init() {
+	register("env.scopes", PhaseEnvironment, checkEnvScopes,
+		Rule{ID: "env.execution-scope", Summary: "an Execution scope is Workgroup or Subgroup (Workgroup for OpGroupAsyncCopy and OpGroupWaitEvents)"},
+		Rule{ID: "env.memory-scope", Summary: "a Memory scope is CrossDevice, Device, Workgroup, Subgroup or Invocation"},
+		Rule{ID: "env.scope-constant", Summary: "every scope operand is an integer constant (OpConstant, OpConstantNull, or OpSpecConstant by its default value)"},
+	)
+}
+
+const (
+	scopeOther uint8 = iota
+	scopeExecution
+	scopeMemory
+)
+
+// envScopeRoles gives, per opcode, the roles of its IdScope operands in
+// order; envScopeOps is the set of opcodes with IdScope operands.
+var envScopeRoles, envScopeOps = func() ([][]uint8, envOps) {
+	t := make([][]uint8, envMaxOpcode+1)
+	s := newEnvOps()
+	for _, in := range grammar.Insts() {
+		for _, o := range in.Operands {
+			if o.Kind != grammar.KindIdScope {
+				continue
+			}
+			role := scopeOther
+			switch o.Name {
+			case "Execution":
+				role = scopeExecution
+			case "Memory":
+				role = scopeMemory
+			}
+			t[in.Opcode] = append(t[in.Opcode], role)
+			s[in.Opcode] = true
+		}
+	}
+	return t, s
+}()
+
+var envScopeSet = envWatch(envScopeOps)
+
+func checkEnvScopes(c *checker) {
+	m := c.m
+	for _, i32 := range envOf(c).lists[envScopeSet] {
+		i := int(i32)
+		in := &m.Insts[i]
+		roles := envScopeRoles[in.Opcode]
+		k := 0
+		for j := range in.Ops {
+			if in.Ops[j].Kind != grammar.KindIdScope {
+				continue
+			}
+			role := scopeOther
+			if k < len(roles) {
+				role = roles[k]
+			}
+			k++
+			if role != scopeOther {
+				checkScope(c, i, in, in.IDOp(j), role)
+			}
+		}
+	}
+}
+
+func checkScope(c *checker, i int, in *spirv.Inst, id spirv.ID, role uint8) {
+	m := c.m
+	kind := "Execution"
+	if role == scopeMemory {
+		kind = "Memory"
+	}
+	v, ok := m.ConstantValue(id)
+	if d := m.Def(id); !ok && d != nil && d.Opcode == grammar.OpConstantNull {
+		v, ok = 0, true
+	}
+	if !ok {
+		what := "not defined"
+		if d := m.Def(id); d != nil {
+			what = "defined by " + d.Opcode.String()
+		}
+		c.errorf(i, "env.scope-constant", "the %s scope %s of %s is %s; scopes must be integer constants", kind, envName(m, id), in.Opcode, what)
+		return
+	}
+	s := grammar.Scope(v)
+	name := grammar.KindScope.EnumName(uint32(v))
+	if name == "" || v > 0xffffffff {
+		name = strconv.FormatUint(v, 10)
+	}
+	if role == scopeExecution {
+		switch {
+		case in.Opcode == grammar.OpGroupAsyncCopy || in.Opcode == grammar.OpGroupWaitEvents:
+			if s != grammar.ScopeWorkgroup {
+				c.errorf(i, "env.execution-scope", "the Execution scope of %s is %s; it must be Workgroup", in.Opcode, name)
+			}
+		case s != grammar.ScopeWorkgroup && s != grammar.ScopeSubgroup:
+			c.errorf(i, "env.execution-scope", "the Execution scope of %s is %s; it must be Workgroup or Subgroup", in.Opcode, name)
+		}
+		return
+	}
+	switch s {
+	case grammar.ScopeCrossDevice, grammar.ScopeDevice, grammar.ScopeWorkgroup, grammar.ScopeSubgroup, grammar.ScopeInvocation:
+	default:
+		c.errorf(i, "env.memory-scope", "the Memory scope of %s is %s; it must be CrossDevice, Device, Workgroup, Subgroup or Invocation", in.Opcode, name)
+	}
+}

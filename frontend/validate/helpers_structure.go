@@ -1,0 +1,989 @@
+package validate
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"spv2visa/frontend/spirv"
+	"spv2visa/grammar"
+)
+
+// Helpers shared by the structural rule families (layout, ids, types, cfg,
+// function, operands). Package-level names start with "st" so that they do
+// not collide with the environment families' helpers.
+//
+// Everything here reads the module as the reader left it and must never
+// panic: an <id> may name nothing or the wrong sort of instruction, and an
+// optional operand may be missing. Accessors return zero values instead.
+// The hot paths allocate nothing.
+
+// stSort classifies what an <id> names.
+type stSort uint8
+
+const (
+	stSortNone     stSort = iota // not defined, or an instruction without a result
+	stSortType                   // a type declaration
+	stSortValue                  // an instruction with a result type: constants, variables, results, parameters
+	stSortLabel                  // OpLabel
+	stSortFunction               // OpFunction
+	stSortExtSet                 // OpExtInstImport
+	stSortString                 // OpString
+	stSortGroup                  // OpDecorationGroup
+	stSortOther                  // another instruction with a result but no result type
+)
+
+func (s stSort) String() string {
+	switch s {
+	case stSortType:
+		return "a type"
+	case stSortValue:
+		return "a value"
+	case stSortLabel:
+		return "a label"
+	case stSortFunction:
+		return "a function"
+	case stSortExtSet:
+		return "an extended instruction set import"
+	case stSortString:
+		return "a string"
+	case stSortGroup:
+		return "a decoration group"
+	case stSortOther:
+		return "neither a type nor a value"
+	}
+	return "not defined"
+}
+
+// stOpSorts holds the sort of the result of each opcode.
+var stOpSorts = func() []stSort {
+	insts := grammar.Insts()
+	max := 0
+	for i := range insts {
+		if int(insts[i].Opcode) > max {
+			max = int(insts[i].Opcode)
+		}
+	}
+	t := make([]stSort, max+1)
+	for i := range insts {
+		in := &insts[i]
+		var s stSort
+		switch {
+		case !in.HasResult():
+			s = stSortNone
+		case in.Opcode == grammar.OpLabel:
+			s = stSortLabel
+		case in.Opcode == grammar.OpFunction:
+			s = stSortFunction
+		case in.Opcode == grammar.OpExtInstImport:
+			s = stSortExtSet
+		case in.Opcode == grammar.OpString:
+			s = stSortString
+		case in.Opcode == grammar.OpDecorationGroup:
+			s = stSortGroup
+		case in.Class == "Type-Declaration":
+			s = stSortType
+		case in.HasResultType():
+			s = stSortValue
+		default:
+			s = stSortOther
+		}
+		t[in.Opcode] = s
+	}
+	return t
+}()
+
+// stOpSort returns the sort of the result of an instruction with opcode op.
+func stOpSort(op grammar.Opcode) stSort {
+	if int(op) < len(stOpSorts) {
+		return stOpSorts[op]
+	}
+	return stSortNone
+}
+
+// stIsIDKind reports whether k is an <id> operand kind other than the
+// result.
+func stIsIDKind(k grammar.Kind) bool {
+	switch k {
+	case grammar.KindIdRef, grammar.KindIdResultType, grammar.KindIdScope, grammar.KindIdMemorySemantics:
+		return true
+	}
+	return false
+}
+
+// stView is an allocation-free view of a module for the structural
+// checks, shared by the families of one run (see stViewOf).
+type stView struct {
+	m     *spirv.Module
+	insts []spirv.Inst
+	fa    *stFacts
+	// caps holds the declared capabilities and those they imply.
+	caps map[grammar.Capability]bool
+	// shapes caches the shapes of the types declared before the first
+	// function, by instruction index.
+	shapes []stShape
+}
+
+// stViewOf returns the view of the module under check.
+func stViewOf(c *checker) *stView {
+	return c.memo("structure.view", func() any { return newStView(c.m, stFactsOf(c)) }).(*stView)
+}
+
+func newStView(m *spirv.Module, fa *stFacts) *stView {
+	v := &stView{m: m, insts: m.Insts, fa: fa, caps: map[grammar.Capability]bool{}}
+	var add func(c grammar.Capability, depth int)
+	add = func(c grammar.Capability, depth int) {
+		if v.caps[c] || depth > 16 {
+			return
+		}
+		v.caps[c] = true
+		if e := grammar.KindCapability.Enumerant(uint32(c)); e != nil {
+			for _, d := range e.Caps {
+				add(d, depth+1)
+			}
+		}
+	}
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		if in.Opcode == grammar.OpCapability && len(in.Ops) > 0 {
+			add(grammar.Capability(in.Word(0)), 0)
+		}
+		if in.Opcode == grammar.OpFunction {
+			break
+		}
+	}
+	v.shapes = make([]stShape, fa.firstFunc)
+	for i := range v.shapes {
+		if stOpSort(fa.ops[i]) == stSortType {
+			v.shapes[i] = v.computeShape(m.Insts[i].Result)
+		}
+	}
+	return v
+}
+
+// hasCap reports whether the module declares c (directly or implied).
+func (v *stView) hasCap(c grammar.Capability) bool { return v.caps[c] }
+
+// def returns the instruction defining id, or nil.
+func (v *stView) def(id spirv.ID) *spirv.Inst {
+	if i := v.m.DefIndex(id); i >= 0 {
+		return &v.insts[i]
+	}
+	return nil
+}
+
+// op returns the opcode of the instruction defining id, or 0.
+func (v *stView) op(id spirv.ID) grammar.Opcode {
+	if i := v.m.DefIndex(id); i >= 0 {
+		return v.fa.ops[i]
+	}
+	return 0
+}
+
+// sort returns the sort of id.
+func (v *stView) sort(id spirv.ID) stSort {
+	if i := v.m.DefIndex(id); i >= 0 {
+		return stOpSort(v.fa.ops[i])
+	}
+	return stSortNone
+}
+
+// isType reports whether id names a type declaration.
+func (v *stView) isType(id spirv.ID) bool { return v.sort(id) == stSortType }
+
+// typeOf returns the type of the value id, or 0 when id is not a value or
+// its result type is not a type.
+func (v *stView) typeOf(id spirv.ID) spirv.ID {
+	if i := v.m.DefIndex(id); i >= 0 {
+		return v.fa.typ[i]
+	}
+	return 0
+}
+
+// stOpID returns operand k of in as an <id>, or 0 when there is no such
+// operand or it is not an <id>.
+func stOpID(in *spirv.Inst, k int) spirv.ID {
+	if k < 0 || k >= len(in.Ops) || !stIsIDKind(in.Ops[k].Kind) {
+		return 0
+	}
+	return spirv.ID(in.Words[in.Ops[k].Off])
+}
+
+// stOpWord returns the first word of operand k of in, or 0 and false.
+func stOpWord(in *spirv.Inst, k int) (uint32, bool) {
+	if k < 0 || k >= len(in.Ops) {
+		return 0, false
+	}
+	return in.Words[in.Ops[k].Off], true
+}
+
+// tdef returns the declaration of type t when it has opcode op, or nil.
+func (v *stView) tdef(t spirv.ID, op grammar.Opcode) *spirv.Inst {
+	d := v.def(t)
+	if d == nil || d.Opcode != op {
+		return nil
+	}
+	return d
+}
+
+// stWord returns word k (counting the opcode word as 0) of instruction
+// d, or 0.
+func stWord(d *spirv.Inst, k int) uint32 {
+	if d == nil || k >= len(d.Words) {
+		return 0
+	}
+	return d.Words[k]
+}
+
+// Scalar kinds of stShape.
+const (
+	stKindOther uint8 = iota
+	stKindInt
+	stKindFloat
+	stKindBool
+)
+
+// stShape describes a scalar or vector type.
+type stShape struct {
+	kind  uint8    // stKindInt, stKindFloat, stKindBool; stKindOther when t is no scalar or vector
+	width uint32   // bits of a component (0 for bool)
+	n     uint32   // components: 1 for a scalar
+	comp  spirv.ID // the component type
+}
+
+func (s stShape) isInt() bool   { return s.kind == stKindInt }
+func (s stShape) isFloat() bool { return s.kind == stKindFloat }
+func (s stShape) isBool() bool  { return s.kind == stKindBool }
+func (s stShape) ok() bool      { return s.kind != stKindOther }
+func (s stShape) vector() bool  { return s.kind != stKindOther && s.n > 1 }
+
+// shape returns the shape of the scalar or vector type t.
+func (v *stView) shape(t spirv.ID) stShape {
+	if i := v.m.DefIndex(t); i >= 0 && i < len(v.shapes) {
+		return v.shapes[i]
+	}
+	return v.computeShape(t)
+}
+
+func (v *stView) computeShape(t spirv.ID) stShape {
+	d := v.def(t)
+	if d == nil {
+		return stShape{}
+	}
+	if d.Opcode == grammar.OpTypeVector {
+		comp := spirv.ID(stWord(d, 2))
+		s := v.scalarShape(comp)
+		if s.kind == stKindOther {
+			return stShape{}
+		}
+		s.n = stWord(d, 3)
+		if s.n == 0 {
+			return stShape{}
+		}
+		return s
+	}
+	return v.scalarShapeOf(d, t)
+}
+
+func (v *stView) scalarShape(t spirv.ID) stShape {
+	return v.scalarShapeOf(v.def(t), t)
+}
+
+func (v *stView) scalarShapeOf(d *spirv.Inst, t spirv.ID) stShape {
+	if d == nil {
+		return stShape{}
+	}
+	switch d.Opcode {
+	case grammar.OpTypeInt:
+		return stShape{kind: stKindInt, width: stWord(d, 2), n: 1, comp: t}
+	case grammar.OpTypeFloat:
+		return stShape{kind: stKindFloat, width: stWord(d, 2), n: 1, comp: t}
+	case grammar.OpTypeBool:
+		return stShape{kind: stKindBool, n: 1, comp: t}
+	}
+	return stShape{}
+}
+
+// pointer returns the storage class and pointee of the pointer type t.
+func (v *stView) pointer(t spirv.ID) (grammar.StorageClass, spirv.ID, bool) {
+	d := v.def(t)
+	if d == nil || d.Opcode != grammar.OpTypePointer || len(d.Words) < 4 {
+		return 0, 0, false
+	}
+	return grammar.StorageClass(d.Words[2]), spirv.ID(d.Words[3]), true
+}
+
+// tOp returns the opcode of type t, or 0 when t is not a type.
+func (v *stView) tOp(t spirv.ID) grammar.Opcode {
+	d := v.def(t)
+	if d == nil || stOpSort(d.Opcode) != stSortType {
+		return 0
+	}
+	return d.Opcode
+}
+
+// sameType reports whether a and b are the same type: the same <id>, or
+// pointers (which may be declared more than once) of the same storage
+// class to the same type, or arrays of the same element type and length.
+func (v *stView) sameType(a, b spirv.ID) bool {
+	return v.sameTypeDepth(a, b, 0)
+}
+
+func (v *stView) sameTypeDepth(a, b spirv.ID, depth int) bool {
+	if a == b {
+		return true
+	}
+	if depth > 8 {
+		return false
+	}
+	da, db := v.def(a), v.def(b)
+	if da == nil || db == nil || da.Opcode != db.Opcode || len(da.Words) != len(db.Words) {
+		return false
+	}
+	switch da.Opcode {
+	case grammar.OpTypePointer:
+		return len(da.Words) >= 4 && da.Words[2] == db.Words[2] && v.sameTypeDepth(spirv.ID(da.Words[3]), spirv.ID(db.Words[3]), depth+1)
+	case grammar.OpTypeArray:
+		if len(da.Words) < 4 || !v.sameTypeDepth(spirv.ID(da.Words[2]), spirv.ID(db.Words[2]), depth+1) {
+			return false
+		}
+		la, oka := v.constUint(spirv.ID(da.Words[3]))
+		lb, okb := v.constUint(spirv.ID(db.Words[3]))
+		return oka && okb && la == lb
+	case grammar.OpTypeVector:
+		return len(da.Words) >= 4 && da.Words[3] == db.Words[3] && v.sameTypeDepth(spirv.ID(da.Words[2]), spirv.ID(db.Words[2]), depth+1)
+	}
+	return false
+}
+
+// constUint returns the value of an integer OpConstant or the default of
+// an integer OpSpecConstant, zero-extended from its width.
+func (v *stView) constUint(id spirv.ID) (uint64, bool) {
+	d := v.def(id)
+	if d == nil || (d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant) || len(d.Words) < 4 {
+		return 0, false
+	}
+	td := v.tdef(d.Type, grammar.OpTypeInt)
+	if td == nil {
+		return 0, false
+	}
+	w := stWord(td, 2)
+	x := uint64(d.Words[3])
+	if len(d.Words) > 4 {
+		x |= uint64(d.Words[4]) << 32
+	}
+	if w < 64 {
+		x &= 1<<w - 1
+	}
+	return x, true
+}
+
+// isConstInt reports whether id is an OpConstant of integer type (the
+// value is known at compile time).
+func (v *stView) isConstInt(id spirv.ID) bool {
+	d := v.def(id)
+	return d != nil && d.Opcode == grammar.OpConstant && v.tdef(d.Type, grammar.OpTypeInt) != nil
+}
+
+// stIsConstantOp reports whether op creates a constant (specialization
+// constants included).
+func stIsConstantOp(op grammar.Opcode) bool {
+	switch op {
+	case grammar.OpConstantTrue, grammar.OpConstantFalse, grammar.OpConstant, grammar.OpConstantComposite,
+		grammar.OpConstantSampler, grammar.OpConstantNull, grammar.OpSpecConstantTrue, grammar.OpSpecConstantFalse,
+		grammar.OpSpecConstant, grammar.OpSpecConstantComposite, grammar.OpSpecConstantOp:
+		return true
+	}
+	return false
+}
+
+// idStr shows an <id> in a message by the name the disassembly of the
+// diagnostic's instruction gives it (its friendly name, e.g. %uint_1 or
+// the sanitized OpName), or as %N.
+func (v *stView) idStr(id spirv.ID) string {
+	if i := v.m.DefIndex(id); i >= 0 {
+		s := v.m.InstString(i)
+		if j := strings.Index(s, " = "); j > 1 && s[0] == '%' && !strings.ContainsAny(s[:j], " \t") {
+			return s[:j]
+		}
+	}
+	return "%" + strconv.FormatUint(uint64(id), 10)
+}
+
+// stPlural returns "n thing" or "n things".
+func stPlural(n uint64, thing string) string {
+	s := strconv.FormatUint(n, 10) + " " + thing
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// typeStr describes type t for a message, e.g. "i32", "<4 x f32>",
+// "ptr(CrossWorkgroup, f32)", "[16 x i8]", "struct %7".
+func (v *stView) typeStr(t spirv.ID) string {
+	return v.typeStrDepth(t, 0)
+}
+
+func (v *stView) typeStrDepth(t spirv.ID, depth int) string {
+	d := v.def(t)
+	if d == nil {
+		return "%" + strconv.FormatUint(uint64(t), 10) + " (undefined)"
+	}
+	id := v.idStr(t)
+	if depth > 4 {
+		return id
+	}
+	switch d.Opcode {
+	case grammar.OpTypeVoid:
+		return "void"
+	case grammar.OpTypeBool:
+		return "bool"
+	case grammar.OpTypeInt:
+		return "i" + strconv.FormatUint(uint64(stWord(d, 2)), 10)
+	case grammar.OpTypeFloat:
+		return "f" + strconv.FormatUint(uint64(stWord(d, 2)), 10)
+	case grammar.OpTypeVector:
+		return "<" + strconv.FormatUint(uint64(stWord(d, 3)), 10) + " x " + v.typeStrDepth(spirv.ID(stWord(d, 2)), depth+1) + ">"
+	case grammar.OpTypePointer:
+		return "ptr(" + grammar.StorageClass(stWord(d, 2)).String() + ", " + v.typeStrDepth(spirv.ID(stWord(d, 3)), depth+1) + ")"
+	case grammar.OpTypeArray:
+		n := "?"
+		if l, ok := v.constUint(spirv.ID(stWord(d, 3))); ok {
+			n = strconv.FormatUint(l, 10)
+		}
+		return "[" + n + " x " + v.typeStrDepth(spirv.ID(stWord(d, 2)), depth+1) + "]"
+	case grammar.OpTypeStruct:
+		return "struct " + id
+	case grammar.OpTypeFunction:
+		return "function type " + id
+	}
+	if stOpSort(d.Opcode) == stSortType {
+		name := strings.TrimPrefix(d.Opcode.String(), "OpType")
+		return strings.ToLower(name[:1]) + name[1:] + " " + id
+	}
+	return id + " (not a type: " + d.Opcode.String() + ")"
+}
+
+// stOpName names operand k of in for a message: its name in the grammar
+// when it has one ('Pointer', 'Object', ...), else "operand k".
+func stOpName(in *spirv.Inst, k int) string {
+	info := grammar.Lookup(in.Opcode)
+	if info != nil && k < len(info.Operands) {
+		fixed := true
+		for j := 0; j < k; j++ {
+			if info.Operands[j].Quant != grammar.One || info.Operands[j].Kind.Category() == grammar.Composite {
+				fixed = false
+				break
+			}
+		}
+		if fixed {
+			if n := info.Operands[k].Name; n != "" && !strings.Contains(n, ",") {
+				return "'" + n + "'"
+			}
+			if info.Operands[k].Kind == grammar.KindIdResultType {
+				return "Result Type"
+			}
+		}
+	}
+	return "operand " + strconv.Itoa(k)
+}
+
+// stFuncIndex returns the index in m.Functions of the function whose
+// OpFunction ... OpFunctionEnd range holds instruction i (the OpFunction
+// itself excluded), or -1.
+func stFuncIndex(m *spirv.Module, i int) int {
+	fs := m.Functions
+	j := sort.Search(len(fs), func(j int) bool { return fs[j].Def >= i })
+	// fs[j-1].Def < i
+	if j > 0 {
+		f := &fs[j-1]
+		if i > f.Def && (f.End < 0 || i <= f.End) {
+			return j - 1
+		}
+	}
+	return -1
+}
+
+// stFacts are per-module facts the structural families share (computed
+// once per validation run, see stFactsOf): compact per-instruction arrays
+// and the control-flow graph and dominator tree of every function. They
+// are built in one pass over the instructions, so that the families need
+// not each walk the (large) instruction records again.
+type stFacts struct {
+	// Per instruction: opcode, the type of the value it computes (0 when
+	// it is no value or its result type is not a type), and the index of
+	// the block of its function holding it (-1 outside blocks).
+	ops     []grammar.Opcode
+	typ     []spirv.ID
+	blockOf []int32
+	// firstFunc is the index of the first OpFunction (len(Insts) when
+	// there is none).
+	firstFunc int
+	// Blocks are numbered globally: the blocks of function f are
+	// base[f] ... base[f+1]-1. Arrays indexed by global block hold local
+	// block numbers (the index in Function.Blocks).
+	base []int32
+	// Successors and predecessors, without duplicates, as CSR arrays:
+	// the successors of global block g are succ[succOff[g]:succOff[g+1]].
+	succOff, succ []int32
+	predOff, pred []int32
+	// rpoNum is a block's position in the reverse postorder of its
+	// function's reachable blocks (-1 when unreachable); idom its
+	// immediate dominator (-1 for entry and unreachable blocks); pre and
+	// post number the dominator tree for constant-time dominance
+	// queries. rpo lists each function's reachable blocks in reverse
+	// postorder: rpo[rpoOff[f]:rpoOff[f+1]].
+	rpoNum, idom, pre, post []int32
+	rpoOff, rpo             []int32
+	// cond is the condition of the OpBranchConditional, or the selector
+	// of the OpSwitch, ending each global block (0 for other blocks).
+	cond []spirv.ID
+	// phis lists the OpPhi instructions of the functions in binary
+	// order; the (value, parent) <id> pairs of phis[p] are
+	// phiArgs[phiOff[p]:phiOff[p+1]].
+	phis, phiOff []int32
+	phiArgs      []spirv.ID
+	// calls lists the OpFunctionCall instructions.
+	calls []int32
+	// extOther holds the OpExtInst instructions in functions that are
+	// not of OpenCL.std, by their stExtKind.
+	extOther map[int32]int
+}
+
+// stFactsOf returns the facts of the module under check.
+func stFactsOf(c *checker) *stFacts {
+	return c.memo("structure.facts", func() any { return newStFacts(c.m) }).(*stFacts)
+}
+
+// stBranch reports whether op is a branch with label operands.
+func stBranch(op grammar.Opcode) bool {
+	return op == grammar.OpBranch || op == grammar.OpBranchConditional || op == grammar.OpSwitch
+}
+
+func newStFacts(m *spirv.Module) *stFacts {
+	n := len(m.Insts)
+	fa := &stFacts{
+		ops:       make([]grammar.Opcode, n),
+		typ:       make([]spirv.ID, n),
+		blockOf:   make([]int32, n),
+		firstFunc: n,
+		base:      make([]int32, len(m.Functions)+1),
+	}
+	if len(m.Functions) > 0 {
+		fa.firstFunc = m.Functions[0].Def
+	}
+	total := int32(0)
+	for fi := range m.Functions {
+		fa.base[fi] = total
+		total += int32(len(m.Functions[fi].Blocks))
+	}
+	fa.base[len(m.Functions)] = total
+	fa.succOff = make([]int32, total+1)
+	fa.predOff = make([]int32, total+1)
+	fa.rpoNum = make([]int32, total)
+	fa.idom = make([]int32, total)
+	fa.pre = make([]int32, total)
+	fa.post = make([]int32, total)
+	fa.rpoOff = make([]int32, len(m.Functions)+1)
+	fa.rpo = make([]int32, 0, total)
+	fa.cond = make([]spirv.ID, total)
+	// Most blocks end with one or two branch targets.
+	fa.succ = make([]int32, 0, 2*total)
+	fa.pred = make([]int32, 0, 2*total)
+
+	var b stCFGBuilder
+	if len(m.Functions) == 1 {
+		b.targets = make([]spirv.ID, 0, 2*total)
+		b.targetOff = make([]int32, 0, total+1)
+	}
+	next := 0 // first instruction not yet recorded
+	record := func(from, to int) {
+		for i := from; i < to; i++ {
+			in := &m.Insts[i]
+			fa.ops[i], fa.blockOf[i] = in.Opcode, -1
+		}
+	}
+	for fi := range m.Functions {
+		f := &m.Functions[fi]
+		end := f.End
+		if end < f.Def || end >= n {
+			end = n - 1
+		}
+		if f.Def > next {
+			record(next, f.Def)
+		}
+		// Stream the function, noting the label <id>s its branches
+		// target, block by block.
+		b.targets, b.targetOff = b.targets[:0], b.targetOff[:0]
+		bi, nb := 0, len(f.Blocks)
+		for i := f.Def; i <= end; i++ {
+			in := &m.Insts[i]
+			fa.ops[i], fa.typ[i], fa.blockOf[i] = in.Opcode, in.Type, -1
+			switch in.Opcode {
+			case grammar.OpFunctionCall:
+				fa.calls = append(fa.calls, int32(i))
+			case grammar.OpExtInst:
+				if k := stExtKind(in); k != stExtOpenCL {
+					if fa.extOther == nil {
+						fa.extOther = map[int32]int{}
+					}
+					fa.extOther[int32(i)] = k
+				}
+			}
+			if in.Opcode == grammar.OpPhi {
+				fa.phis = append(fa.phis, int32(i))
+				fa.phiOff = append(fa.phiOff, int32(len(fa.phiArgs)))
+				for k := 2; k+1 < len(in.Ops); k += 2 {
+					fa.phiArgs = append(fa.phiArgs, spirv.ID(in.Words[in.Ops[k].Off]), spirv.ID(in.Words[in.Ops[k+1].Off]))
+				}
+			}
+			if bi >= nb || i < f.Blocks[bi].Label {
+				continue
+			}
+			fa.blockOf[i] = int32(bi)
+			if i == f.Blocks[bi].End-1 {
+				b.targetOff = append(b.targetOff, int32(len(b.targets)))
+				if (in.Opcode == grammar.OpBranchConditional || in.Opcode == grammar.OpSwitch) && len(in.Ops) > 0 {
+					fa.cond[fa.base[fi]+int32(bi)] = spirv.ID(in.Words[in.Ops[0].Off])
+				}
+				if stBranch(in.Opcode) {
+					for k := 0; k < len(in.Ops); k++ {
+						if in.Ops[k].Kind == grammar.KindIdRef && (k > 0 || in.Opcode == grammar.OpBranch) {
+							b.targets = append(b.targets, spirv.ID(in.Words[in.Ops[k].Off]))
+						}
+					}
+				}
+				bi++
+			}
+		}
+		for len(b.targetOff) < nb {
+			b.targetOff = append(b.targetOff, int32(len(b.targets)))
+		}
+		b.targetOff = append(b.targetOff, int32(len(b.targets)))
+		next = end + 1
+		b.build(m, fa, fi)
+	}
+	if next < n {
+		record(next, n)
+	}
+	fa.phiOff = append(fa.phiOff, int32(len(fa.phiArgs)))
+	// Keep the types of values only, and only when they are types.
+	for i := 0; i < fa.firstFunc; i++ {
+		if stOpSort(fa.ops[i]) == stSortValue {
+			fa.typ[i] = m.Insts[i].Type
+		}
+	}
+	for i, t := range fa.typ {
+		if t == 0 {
+			continue
+		}
+		if d := m.DefIndex(t); d < 0 || stOpSort(fa.ops[d]) != stSortType || stOpSort(fa.ops[i]) != stSortValue {
+			fa.typ[i] = 0
+		}
+	}
+	return fa
+}
+
+// stCFGBuilder holds the scratch space of building the graphs.
+type stCFGBuilder struct {
+	targets      []spirv.ID // label <id>s of the current function's branches
+	targetOff    []int32    // per block: start in targets
+	mark, stack  []int32
+	kidOff, kids []int32
+}
+
+func grow32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// labelBlock returns the local index of the block of function fi that id
+// labels, or -1.
+func (fa *stFacts) labelBlock(m *spirv.Module, fi int, id spirv.ID) int32 {
+	f := &m.Functions[fi]
+	i := m.DefIndex(id)
+	if i <= f.Def || (f.End >= 0 && i >= f.End) || fa.ops[i] != grammar.OpLabel {
+		return -1
+	}
+	return fa.blockOf[i]
+}
+
+// build computes the graph and dominators of function fi.
+func (b *stCFGBuilder) build(m *spirv.Module, fa *stFacts, fi int) {
+	base := fa.base[fi]
+	nb := fa.base[fi+1] - base
+	b.mark = grow32(b.mark, int(nb))
+	for i := range b.mark {
+		b.mark[i] = -1
+	}
+	// Successors (deduplicated) and predecessor counts.
+	for l := int32(0); l < nb; l++ {
+		fa.succOff[base+l] = int32(len(fa.succ))
+		for _, id := range b.targets[b.targetOff[l]:b.targetOff[l+1]] {
+			s := fa.labelBlock(m, fi, id)
+			if s < 0 || b.mark[s] == l {
+				continue
+			}
+			b.mark[s] = l
+			fa.succ = append(fa.succ, s)
+			fa.predOff[base+s+1]++
+		}
+	}
+	fa.succOff[base+nb] = int32(len(fa.succ))
+	// Predecessors: predOff[base+l+1] holds the count of l; make the
+	// offsets absolute (continuing from the previous function's).
+	start := int32(len(fa.pred))
+	fa.predOff[base] = start
+	for l := int32(0); l < nb; l++ {
+		fa.predOff[base+l+1] += fa.predOff[base+l]
+	}
+	for int32(len(fa.pred)) < fa.predOff[base+nb] {
+		fa.pred = append(fa.pred, 0)
+	}
+	fill := b.mark
+	for l := int32(0); l < nb; l++ {
+		fill[l] = fa.predOff[base+l]
+	}
+	for l := int32(0); l < nb; l++ {
+		for _, s := range fa.succ[fa.succOff[base+l]:fa.succOff[base+l+1]] {
+			fa.pred[fill[s]] = l
+			fill[s]++
+		}
+	}
+	g := stCFG{fa: fa, m: m, fi: fi, f: &m.Functions[fi], base: base, nb: nb}
+	b.order(&g)
+	b.dominators(&g)
+}
+
+// order computes the reverse postorder of the blocks reachable from the
+// entry block with an iterative depth-first search.
+func (b *stCFGBuilder) order(g *stCFG) {
+	fa, nb := g.fa, g.nb
+	rpoNum := fa.rpoNum[g.base : g.base+nb]
+	start := len(fa.rpo)
+	next := b.mark // next successor to visit, -1: not visited
+	for l := range rpoNum {
+		next[l] = -1
+		rpoNum[l] = -1
+	}
+	if nb > 0 {
+		stack := append(b.stack[:0], 0)
+		next[0] = 0
+		for len(stack) > 0 {
+			l := stack[len(stack)-1]
+			ss := g.succs(l)
+			if int(next[l]) < len(ss) {
+				s := ss[next[l]]
+				next[l]++
+				if next[s] < 0 {
+					next[s] = 0
+					stack = append(stack, s)
+				}
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			fa.rpo = append(fa.rpo, l) // postorder, reversed below
+		}
+		b.stack = stack
+	}
+	post := fa.rpo[start:]
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	for i, l := range post {
+		rpoNum[l] = int32(i)
+	}
+	fa.rpoOff[g.fi] = int32(start)
+	fa.rpoOff[g.fi+1] = int32(len(fa.rpo))
+}
+
+// dominators computes the immediate dominators (Cooper, Harvey and
+// Kennedy's iterative algorithm over the reverse postorder) and numbers
+// the dominator tree for constant-time dominance queries.
+func (b *stCFGBuilder) dominators(g *stCFG) {
+	fa, nb := g.fa, g.nb
+	idom := fa.idom[g.base : g.base+nb]
+	rpoNum := fa.rpoNum[g.base : g.base+nb]
+	pre, post := fa.pre[g.base:g.base+nb], fa.post[g.base:g.base+nb]
+	for l := range idom {
+		idom[l], pre[l], post[l] = -1, -1, -1
+	}
+	if nb == 0 {
+		return
+	}
+	rpo := g.rpo()
+	idom[0] = 0
+	for changed := true; changed; {
+		changed = false
+		for _, l := range rpo[1:] {
+			nd := int32(-1)
+			for _, p := range g.preds(l) {
+				if idom[p] < 0 {
+					continue // unreachable or not processed yet
+				}
+				if nd < 0 {
+					nd = p
+					continue
+				}
+				x, y := p, nd
+				for x != y {
+					for rpoNum[x] > rpoNum[y] {
+						x = idom[x]
+					}
+					for rpoNum[y] > rpoNum[x] {
+						y = idom[y]
+					}
+				}
+				nd = x
+			}
+			if nd >= 0 && idom[l] != nd {
+				idom[l] = nd
+				changed = true
+			}
+		}
+	}
+	// The dominator tree's children as CSR, then a depth-first numbering.
+	b.kidOff = grow32(b.kidOff, int(nb)+1)
+	off := b.kidOff
+	for l := range off {
+		off[l] = 0
+	}
+	for _, l := range rpo[1:] {
+		off[idom[l]+1]++
+	}
+	for l := int32(0); l < nb; l++ {
+		off[l+1] += off[l]
+	}
+	b.kids = grow32(b.kids, int(off[nb]))
+	cur := b.mark
+	for l := int32(0); l < nb; l++ {
+		cur[l] = off[l]
+	}
+	for _, l := range rpo[1:] {
+		p := idom[l]
+		b.kids[cur[p]] = l
+		cur[p]++
+	}
+	for l := int32(0); l < nb; l++ {
+		cur[l] = off[l]
+	}
+	n := int32(0)
+	stack := append(b.stack[:0], 0)
+	pre[0] = n
+	n++
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		if cur[l] < off[l+1] {
+			c := b.kids[cur[l]]
+			cur[l]++
+			pre[c] = n
+			n++
+			stack = append(stack, c)
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		post[l] = n
+		n++
+	}
+	b.stack = stack
+	idom[0] = -1
+}
+
+// stCFG is the control-flow graph of one function, a view of the facts.
+type stCFG struct {
+	fa   *stFacts
+	m    *spirv.Module
+	f    *spirv.Function
+	fi   int
+	base int32 // global index of the function's first block
+	nb   int32
+}
+
+// cfg returns the graph of function fi.
+func (fa *stFacts) cfg(m *spirv.Module, fi int) stCFG {
+	return stCFG{fa: fa, m: m, f: &m.Functions[fi], fi: fi, base: fa.base[fi], nb: fa.base[fi+1] - fa.base[fi]}
+}
+
+// block returns the index of the block of the function labeled by id, or
+// -1 when id is not the label of one of its blocks.
+func (g *stCFG) block(id spirv.ID) int32 { return g.fa.labelBlock(g.m, g.fi, id) }
+
+func (g *stCFG) succs(l int32) []int32 {
+	return g.fa.succ[g.fa.succOff[g.base+l]:g.fa.succOff[g.base+l+1]]
+}
+
+func (g *stCFG) preds(l int32) []int32 {
+	return g.fa.pred[g.fa.predOff[g.base+l]:g.fa.predOff[g.base+l+1]]
+}
+
+// rpo lists the reachable blocks in reverse postorder.
+func (g *stCFG) rpo() []int32 { return g.fa.rpo[g.fa.rpoOff[g.fi]:g.fa.rpoOff[g.fi+1]] }
+
+// rpoNum returns the position of block l in the reverse postorder, -1
+// when it is unreachable.
+func (g *stCFG) rpoNum(l int32) int32 { return g.fa.rpoNum[g.base+l] }
+
+// idom returns the immediate dominator of block l (-1 for the entry
+// block and unreachable blocks).
+func (g *stCFG) idom(l int32) int32 { return g.fa.idom[g.base+l] }
+
+// reachable reports whether block l is reachable from the entry block.
+func (g *stCFG) reachable(l int32) bool {
+	return l >= 0 && l < g.nb && g.fa.rpoNum[g.base+l] >= 0
+}
+
+// dominates reports whether block a dominates block b; both must be
+// reachable.
+func (g *stCFG) dominates(a, b int32) bool {
+	fa := g.fa
+	return fa.pre[g.base+a] <= fa.pre[g.base+b] && fa.post[g.base+b] <= fa.post[g.base+a]
+}
+
+// stScan holds the diagnostics of the pass over every instruction that
+// the ids and operands families share: walking a million instructions
+// costs as much as checking them, so the two families' per-instruction
+// checks run in one walk (each with its own diagnostics), after the facts
+// (and so the dominator trees ids.dominance needs) are known.
+type stScan struct {
+	ids, operands []spirv.Diagnostic
+}
+
+// stScanOf returns the shared pass's results for the module under check.
+func stScanOf(c *checker) *stScan {
+	return c.memo("structure.scan", func() any { return newStScan(c) }).(*stScan)
+}
+
+func newStScan(c *checker) *stScan {
+	m := c.m
+	v := stViewOf(c)
+	// Each family's diagnostics go to a checker of its own, sharing the
+	// run's memoized facts.
+	ci := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
+	co := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
+	ids, ops := newIDsChecker(ci, v), newOpx(co, v)
+	fi := 0
+	for i := 0; i < len(m.Insts); {
+		if fi < len(m.Functions) && m.Functions[fi].Def == i {
+			f := &m.Functions[fi]
+			ids.g = v.fa.cfg(m, fi)
+			end := f.End
+			if end < i || end >= len(m.Insts) {
+				end = len(m.Insts) - 1
+			}
+			for ; i <= end; i++ {
+				ids.inst(i, fi, f, v.fa.blockOf[i])
+				ops.inst(i, true)
+			}
+			fi++
+			continue
+		}
+		ids.inst(i, -1, nil, -1)
+		ops.inst(i, false)
+		i++
+	}
+	ids.memberIndices()
+	return &stScan{ids: ci.diags, operands: co.diags}
+}

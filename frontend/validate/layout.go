@@ -1,0 +1,252 @@
+package validate
+
+import (
+	"spv2visa/frontend/spirv"
+	"spv2visa/grammar"
+)
+
+// The layout family checks the logical layout of a module (SPIR-V 2.4):
+// the order of the module-level sections, which instructions may appear
+// inside and outside functions, and the positions the specification
+// fixes within a function (variables, OpPhi, merge instructions). The
+// reader has already checked the nesting of functions and blocks.
+
+func init() {
+	register("layout", PhaseStructure, checkLayout,
+		Rule{ID: "layout.section-order", Summary: "module-level instructions appear in the order of the logical layout: capabilities, extensions, imports, memory model, entry points, execution modes, debug, annotations, types/constants/variables, functions"},
+		Rule{ID: "layout.memory-model", Summary: "a module has exactly one OpMemoryModel"},
+		Rule{ID: "layout.in-function", Summary: "instructions of the module-level sections (types, constants, annotations, debug, mode setting) do not appear in a function"},
+		Rule{ID: "layout.outside-function", Summary: "instructions that belong to function bodies (OpLabel, OpFunctionParameter, computations, branches, OpenCL.std OpExtInst) do not appear outside functions"},
+		Rule{ID: "layout.variable", Summary: "module-level OpVariable does not have storage class Function; OpVariable in a function has storage class Function"},
+		Rule{ID: "layout.variable-position", Summary: "the OpVariable instructions of a function are the first instructions of its first block"},
+		Rule{ID: "layout.phi-position", Summary: "OpPhi appears in a block other than the entry block, before every instruction but OpPhi and OpLine"},
+		Rule{ID: "layout.merge-position", Summary: "OpLoopMerge immediately precedes an OpBranch or OpBranchConditional, OpSelectionMerge an OpBranchConditional or OpSwitch"},
+		Rule{ID: "layout.entry-point", Summary: "a module without the Linkage capability has at least one OpEntryPoint"},
+		Rule{ID: "layout.function-order", Summary: "function declarations (functions without blocks) precede function definitions"},
+	)
+}
+
+// stDebugInfoLocal reports whether an OpenCL.DebugInfo.100 instruction
+// belongs in a function body (DebugScope, DebugNoScope, DebugDeclare,
+// DebugValue).
+func stDebugInfoLocal(in *spirv.Inst) bool {
+	switch in.ExtOp {
+	case 23, 24, 28, 29: // DebugScope, DebugNoScope, DebugDeclare, DebugValue
+		return true
+	}
+	return false
+}
+
+// stExtSetKind tells OpExtInst instructions apart.
+const (
+	stExtNonSemantic = iota
+	stExtOpenCL
+	stExtDebugInfo
+	stExtOther
+)
+
+func stExtKind(in *spirv.Inst) int {
+	switch {
+	case in.ExtSet == nil:
+		return stExtNonSemantic
+	case in.ExtSet.Name == "OpenCL.std":
+		return stExtOpenCL
+	case in.ExtSet.Name == "OpenCL.DebugInfo.100":
+		return stExtDebugInfo
+	}
+	return stExtOther
+}
+
+func checkLayout(c *checker) {
+	m := c.m
+	v := stViewOf(c)
+	sec := spirv.SecCapability
+	memoryModels, entryPoints := 0, 0
+	fi := 0 // next function
+	sawDefinition := false
+	for i := 0; i < len(m.Insts); i++ {
+		if fi < len(m.Functions) && m.Functions[fi].Def == i {
+			f := &m.Functions[fi]
+			fi++
+			sec = spirv.SecFunction
+			if len(f.Blocks) == 0 {
+				if sawDefinition {
+					c.errorf(i, "layout.function-order", "function declaration %s (a function without blocks) after a function definition: declarations must precede definitions", v.idStr(m.Insts[i].Result))
+				}
+			} else {
+				sawDefinition = true
+			}
+			layoutFunction(c, v, f)
+			if f.End > i {
+				i = f.End
+			}
+			continue
+		}
+		in := &m.Insts[i]
+		s := spirv.SectionOf(in)
+		switch in.Opcode {
+		case grammar.OpMemoryModel:
+			memoryModels++
+			if memoryModels == 2 {
+				c.errorf(i, "layout.memory-model", "a second OpMemoryModel: a module has exactly one")
+			}
+		case grammar.OpEntryPoint:
+			entryPoints++
+		case grammar.OpLine, grammar.OpNoLine:
+			// Allowed from the types section on.
+			s = spirv.SecGlobal
+			if sec > s {
+				s = sec
+			}
+		case grammar.OpExtInst:
+			switch stExtKind(in) {
+			case stExtNonSemantic:
+				s = spirv.SecGlobal
+				if sec > s {
+					s = sec
+				}
+			case stExtDebugInfo:
+				if stDebugInfoLocal(in) {
+					c.errorf(i, "layout.outside-function", "%s debug instruction outside a function: it belongs in a block", v.extName(in))
+					continue
+				}
+			default:
+				c.errorf(i, "layout.outside-function", "OpExtInst %s outside a function: it must appear in a block", v.extName(in))
+				continue
+			}
+		case grammar.OpVariable:
+			if w, ok := stOpWord(in, 2); ok && grammar.StorageClass(w) == grammar.StorageClassFunction {
+				c.errorf(i, "layout.variable", "module-level OpVariable with storage class Function: Function variables belong at the start of a function's first block")
+			}
+		}
+		if s == spirv.SecAny {
+			continue
+		}
+		if s == spirv.SecFunction {
+			c.errorf(i, "layout.outside-function", "%s outside a function: it must appear in a function body", in.Opcode)
+			continue
+		}
+		if s < sec {
+			c.errorf(i, "layout.section-order", "%s belongs to the %s section, which must precede the %s section already begun", in.Opcode, s, sec)
+			continue
+		}
+		sec = s
+	}
+	if memoryModels == 0 {
+		c.errorf(-1, "layout.memory-model", "the module has no OpMemoryModel: it must have exactly one, after the capabilities, extensions and imports")
+	}
+	if entryPoints == 0 && !v.hasCap(grammar.CapabilityLinkage) {
+		c.errorf(-1, "layout.entry-point", "the module has no OpEntryPoint: only a module with the Linkage capability may have none")
+	}
+}
+
+// extName names the extended instruction of an OpExtInst.
+func (v *stView) extName(in *spirv.Inst) string {
+	if in.ExtSet == nil {
+		return "(non-semantic)"
+	}
+	if e := in.ExtSet.Lookup(in.ExtOp); e != nil {
+		return in.ExtSet.Name + " " + e.Name
+	}
+	return in.ExtSet.Name
+}
+
+// stSections holds the layout section of each opcode (as spirv.SectionOf
+// gives it for an instruction outside a function; OpExtInst depends on
+// its set).
+var stSections = func() []spirv.Section {
+	t := make([]spirv.Section, len(stOpSorts))
+	for i := range t {
+		if grammar.Lookup(grammar.Opcode(i)) != nil {
+			t[i] = spirv.SectionOf(&spirv.Inst{Opcode: grammar.Opcode(i)})
+		}
+	}
+	return t
+}()
+
+// stLayoutPlain holds the opcodes that may appear anywhere in a block
+// but its start (the common case the function walk skips quickly).
+var stLayoutPlain = func() []bool {
+	t := make([]bool, len(stOpSorts))
+	for i := range t {
+		switch op := grammar.Opcode(i); op {
+		case grammar.OpLine, grammar.OpNoLine, grammar.OpNop, grammar.OpVariable, grammar.OpPhi, grammar.OpLoopMerge,
+			grammar.OpSelectionMerge, grammar.OpExtInst, grammar.OpUndef:
+		default:
+			t[i] = grammar.Lookup(op) != nil && stSections[i] == spirv.SecFunction
+		}
+	}
+	return t
+}()
+
+// layoutFunction checks the instructions of function f.
+func layoutFunction(c *checker, v *stView, f *spirv.Function) {
+	m := c.m
+	ops := v.fa.ops
+	for b, blk := range f.Blocks {
+		// leading: still in the run of OpVariable (first block) or OpPhi
+		// (other blocks) at the start of the block.
+		leading := true
+		for i := blk.Label + 1; i < blk.End && i < len(m.Insts); i++ {
+			op := ops[i]
+			if int(op) < len(stLayoutPlain) && stLayoutPlain[op] {
+				leading = false
+				continue
+			}
+			switch op {
+			case grammar.OpLine, grammar.OpNoLine, grammar.OpNop:
+				continue
+			case grammar.OpVariable:
+				if w, ok := stOpWord(&m.Insts[i], 2); ok && grammar.StorageClass(w) != grammar.StorageClassFunction {
+					c.errorf(i, "layout.variable", "OpVariable with storage class %s in a function: variables in a function have storage class Function", grammar.StorageClass(w))
+				} else if b != 0 || !leading {
+					c.errorf(i, "layout.variable-position", "OpVariable after other instructions: a function's variables are the first instructions of its first block")
+				}
+				continue
+			case grammar.OpPhi:
+				if b == 0 {
+					c.errorf(i, "layout.phi-position", "OpPhi in the entry block of the function, which has no predecessors")
+				} else if !leading {
+					c.errorf(i, "layout.phi-position", "OpPhi after other instructions: OpPhi must precede every instruction of its block but OpPhi and OpLine")
+				}
+				continue
+			case grammar.OpLoopMerge, grammar.OpSelectionMerge:
+				t := blk.End - 1
+				next := ops[t]
+				okNext := next == grammar.OpBranchConditional ||
+					(op == grammar.OpLoopMerge && next == grammar.OpBranch) ||
+					(op == grammar.OpSelectionMerge && next == grammar.OpSwitch)
+				if i != t-1 || !okNext {
+					if op == grammar.OpLoopMerge {
+						c.errorf(i, "layout.merge-position", "OpLoopMerge must immediately precede the OpBranch or OpBranchConditional that ends its block")
+					} else {
+						c.errorf(i, "layout.merge-position", "OpSelectionMerge must immediately precede the OpBranchConditional or OpSwitch that ends its block")
+					}
+				}
+			case grammar.OpExtInst:
+				k, other := v.fa.extOther[int32(i)]
+				if !other {
+					break // OpenCL.std
+				}
+				in := &m.Insts[i]
+				switch k {
+				case stExtNonSemantic:
+					continue
+				case stExtDebugInfo:
+					if !stDebugInfoLocal(in) {
+						c.errorf(i, "layout.in-function", "%s debug instruction in a function: only DebugScope, DebugNoScope, DebugDeclare and DebugValue appear in functions", v.extName(in))
+					}
+					continue
+				}
+			case grammar.OpUndef:
+			default:
+				if int(op) < len(stSections) {
+					if s := stSections[op]; s != spirv.SecFunction && s != spirv.SecAny {
+						c.errorf(i, "layout.in-function", "%s in a function: it belongs to the module-level %s section", op, s)
+					}
+				}
+			}
+			leading = false
+		}
+	}
+}

@@ -1,0 +1,432 @@
+package validate
+
+import (
+	"strconv"
+
+	"spv2visa/frontend/spirv"
+	"spv2visa/grammar"
+)
+
+// The operands family checks the result and operand types of the
+// instructions OpenCL toolchains emit and the lowering handles:
+// arithmetic, bitwise, comparisons, conversions, composites, memory
+// access, atomics, groups, calls and the OpenCL.std extended
+// instructions, following the SPIR-V specification and the OpenCL
+// extended instruction set specification (and spirv-val's reading of
+// them). OpSpecConstantOp operations are checked like the instructions
+// they compute.
+//
+// An operand that is not a value, or whose type is not a type, is
+// skipped here: the ids family reports it. (Which types, storage classes
+// and atomic operations a device supports is left to the environment
+// families.)
+
+func init() {
+	register("operands", PhaseStructure, checkOperands,
+		Rule{ID: "operands.int-arith", Summary: "integer arithmetic (OpIAdd, OpISub, OpIMul, divisions, remainders, OpSNegate, extended arithmetic) has an integer scalar or vector result and operands of its shape"},
+		Rule{ID: "operands.float-arith", Summary: "float arithmetic (OpFAdd, ..., OpFNegate, OpVectorTimesScalar, OpDot) has float operands of the result's type"},
+		Rule{ID: "operands.bitwise", Summary: "bitwise operations and shifts have integer operands of the result's shape (a shift amount only of its component count)"},
+		Rule{ID: "operands.compare", Summary: "comparisons and logical operations have a bool result of their operands' component count, and operands of the kind they compare"},
+		Rule{ID: "operands.select", Summary: "OpSelect's condition is bool (a vector of the result's size, or a scalar) and its objects have the result's type"},
+		Rule{ID: "operands.convert", Summary: "numeric conversions go between the kinds (and widths) their opcode names, keeping the component count"},
+		Rule{ID: "operands.pointer-convert", Summary: "OpConvertPtrToU, OpConvertUToPtr and the generic pointer casts convert between pointers and integers, or between the storage classes they name, keeping the pointee type"},
+		Rule{ID: "operands.bitcast", Summary: "OpBitcast converts between numeric types of the same total width, or between pointers and pointer-sized integers"},
+		Rule{ID: "operands.composite-construct", Summary: "OpCompositeConstruct has one constituent of the right type per element or member (vectors may be built from smaller vectors)"},
+		Rule{ID: "operands.composite-extract", Summary: "OpCompositeExtract's and OpVectorExtractDynamic's indices stay within the composite and the result has the indexed type"},
+		Rule{ID: "operands.composite-insert", Summary: "OpCompositeInsert's and OpVectorInsertDynamic's object has the indexed type and the result the composite's type"},
+		Rule{ID: "operands.vector-shuffle", Summary: "OpVectorShuffle's vectors have the result's component type and its components select one of their components or are undefined (0xFFFFFFFF)"},
+		Rule{ID: "operands.copy-object", Summary: "OpCopyObject's result has its operand's type; OpUndef's type is not void"},
+		Rule{ID: "operands.phi", Summary: "OpPhi's result type is not void and every incoming value has it"},
+		Rule{ID: "operands.call", Summary: "OpFunctionCall passes one argument of the parameter's type per parameter of the callee and has the callee's return type"},
+		Rule{ID: "operands.variable", Summary: "OpVariable's result is a pointer of its storage class (not Generic) to a non-void type; its initializer is a constant or module-level variable of that type"},
+		Rule{ID: "operands.load", Summary: "OpLoad loads through a pointer the type it points to"},
+		Rule{ID: "operands.store", Summary: "OpStore stores through a writable pointer a value of the type it points to"},
+		Rule{ID: "operands.access-chain", Summary: "an access chain's base is a pointer, its indexes integers (constants into structures) within the indexed type, and its result a pointer of the base's storage class to the indexed type"},
+		Rule{ID: "operands.copy-memory", Summary: "OpCopyMemory copies between pointers to the same type; OpCopyMemorySized between pointers with an integer size"},
+		Rule{ID: "operands.lifetime", Summary: "OpLifetimeStart/Stop name a Function pointer, to an 8-bit integer when the size is not 0"},
+		Rule{ID: "operands.atomic", Summary: "an atomic instruction's pointer points to its result type, its value operands have that type, and the type is an integer (or float) scalar as the operation requires"},
+		Rule{ID: "operands.scope", Summary: "Scope and Memory Semantics operands are 32-bit integer scalars, Memory Semantics constants with at most one ordering bit"},
+		Rule{ID: "operands.group", Summary: "OpGroup* instructions (all, any, broadcast, reductions and scans, async copies, waiting for events) have operands of the types their result needs"},
+		Rule{ID: "operands.non-uniform", Summary: "OpGroupNonUniform* instructions have operands of the types their result needs"},
+		Rule{ID: "operands.subgroup", Summary: "SPV_INTEL_subgroups shuffles move values of their result type by integer lanes or deltas; block reads and writes go through pointers to the data's components"},
+		Rule{ID: "operands.image", Summary: "image instructions (OpSampledImage, sampling, reads, writes, queries) take an image or sampled image, integer coordinates (float ones too when sampling) of the image's dimensions, and return the types their specification gives"},
+		Rule{ID: "operands.extinst-math", Summary: "OpenCL.std math and common functions have a float scalar or vector result (2, 3, 4, 8 or 16 components) and operands of that type, but for their integer or pointer operands"},
+		Rule{ID: "operands.extinst-integer", Summary: "OpenCL.std integer functions have an integer scalar or vector result and operands of that type (upsample: of half its width)"},
+		Rule{ID: "operands.extinst-geometric", Summary: "OpenCL.std geometric functions take float scalars or vectors of up to 4 components (cross: 3 or 4) and return their type or component type"},
+		Rule{ID: "operands.extinst-relational", Summary: "OpenCL.std bitselect and select have operands of the result's type (select's condition: an integer of its shape)"},
+		Rule{ID: "operands.extinst-vload", Summary: "OpenCL.std vload*/vstore* take a size_t offset and a pointer to the vector's components (half for the *_half forms) in an allowed storage class"},
+		Rule{ID: "operands.extinst-printf", Summary: "OpenCL.std printf returns a 32-bit integer and its format is a pointer to 8-bit integers in UniformConstant"},
+		Rule{ID: "operands.extinst-misc", Summary: "OpenCL.std shuffle, shuffle2 and prefetch have operands of the types their specification gives"},
+	)
+}
+
+// stArgStart holds, per opcode, the index in Ops of the first operand
+// after the result type and result.
+var stArgStart = func() []uint8 {
+	insts := grammar.Insts()
+	t := make([]uint8, len(stOpSorts))
+	for i := range insts {
+		in := &insts[i]
+		a := uint8(0)
+		if in.HasResultType() {
+			a++
+		}
+		if in.HasResult() {
+			a++
+		}
+		t[in.Opcode] = a
+	}
+	return t
+}()
+
+// stHasScope holds, per opcode, whether it has Scope or Memory Semantics
+// operands.
+var stHasScope = func() []bool {
+	insts := grammar.Insts()
+	t := make([]bool, len(stOpSorts))
+	for i := range insts {
+		for _, o := range insts[i].Operands {
+			if o.Kind == grammar.KindIdScope || o.Kind == grammar.KindIdMemorySemantics {
+				t[insts[i].Opcode] = true
+			}
+		}
+	}
+	return t
+}()
+
+// opx is the instruction under check.
+type opx struct {
+	c  *checker
+	v  *stView
+	i  int
+	in *spirv.Inst
+	op grammar.Opcode // the operation: in.Opcode, or the SpecOp of OpSpecConstantOp
+	a  int            // index in in.Ops of the first operand after the result
+	rt spirv.ID       // the result type when it is a type, else 0
+	// ptrWidth is the width of pointers of the addressing model, 0 for
+	// Logical.
+	ptrWidth uint32
+}
+
+// n returns the number of operands after the result.
+func (x *opx) n() int {
+	if n := len(x.in.Ops) - x.a; n > 0 {
+		return n
+	}
+	return 0
+}
+
+// arg returns operand k (after the result) as an <id>, or 0.
+func (x *opx) arg(k int) spirv.ID { return stOpID(x.in, x.a+k) }
+
+// argT returns the type of the value operand k, or 0 when it is not a
+// value of a known type.
+func (x *opx) argT(k int) spirv.ID { return x.v.typeOf(x.arg(k)) }
+
+// word returns the first word of operand k.
+func (x *opx) word(k int) (uint32, bool) { return stOpWord(x.in, x.a+k) }
+
+func (x *opx) errf(rule, format string, args ...any) { x.c.errorf(x.i, rule, format, args...) }
+
+// name names operand k for a message: "'Pointer' %12 (p)".
+func (x *opx) name(k int) string {
+	info := grammar.Lookup(x.op)
+	s := "operand " + strconv.Itoa(k)
+	if info != nil {
+		j := k
+		if x.op == x.in.Opcode {
+			j += x.a
+		} else {
+			j += int(stArgStartOf(x.op))
+		}
+		fixed := j < len(info.Operands)
+		for q := 0; fixed && q < j; q++ {
+			if info.Operands[q].Quant != grammar.One || info.Operands[q].Kind.Category() == grammar.Composite {
+				fixed = false
+			}
+		}
+		if fixed && info.Operands[j].Name != "" && !containsComma(info.Operands[j].Name) {
+			s = "'" + info.Operands[j].Name + "'"
+		}
+	}
+	if id := x.arg(k); id != 0 {
+		s += " " + x.v.idStr(id)
+	}
+	return s
+}
+
+func containsComma(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' {
+			return true
+		}
+	}
+	return false
+}
+
+func stArgStartOf(op grammar.Opcode) uint8 {
+	if int(op) < len(stArgStart) {
+		return stArgStart[op]
+	}
+	return 0
+}
+
+// ts shows a type.
+func (x *opx) ts(t spirv.ID) string { return x.v.typeStr(t) }
+
+// checkOperands reports what the pass shared with the ids family found
+// (see stScanOf).
+func checkOperands(c *checker) {
+	c.diags = append(c.diags, stScanOf(c).operands...)
+}
+
+func newOpx(c *checker, v *stView) *opx {
+	m := c.m
+	x := &opx{c: c, v: v}
+	for i := 0; i < v.fa.firstFunc && i < len(m.Insts); i++ {
+		if in := &m.Insts[i]; in.Opcode == grammar.OpMemoryModel {
+			if w, ok := stOpWord(in, 0); ok {
+				switch grammar.AddressingModel(w) {
+				case grammar.AddressingModelPhysical32:
+					x.ptrWidth = 32
+				case grammar.AddressingModelPhysical64, grammar.AddressingModelPhysicalStorageBuffer64:
+					x.ptrWidth = 64
+				}
+			}
+			break
+		}
+	}
+	return x
+}
+
+// inst checks instruction i (in a function body when inFunc).
+func (x *opx) inst(i int, inFunc bool) {
+	op := x.v.fa.ops[i]
+	if !inFunc {
+		switch op {
+		case grammar.OpSpecConstantOp, grammar.OpVariable, grammar.OpUndef:
+		default:
+			return
+		}
+	}
+	in := &x.v.insts[i]
+	x.i, x.in, x.op = i, in, op
+	x.a = int(stArgStartOf(op))
+	x.rt = x.v.fa.typ[i] // the result type when it is a type, else 0
+	if op == grammar.OpSpecConstantOp {
+		x.op, x.a = in.SpecOp, 3
+	}
+	if int(op) < len(stHasScope) && stHasScope[op] {
+		x.scopes()
+	}
+	x.dispatch()
+}
+
+// dispatch checks the instruction by its operation.
+func (x *opx) dispatch() {
+	switch x.op {
+	case grammar.OpIAdd, grammar.OpISub, grammar.OpIMul, grammar.OpUDiv, grammar.OpSDiv, grammar.OpUMod, grammar.OpSRem, grammar.OpSMod, grammar.OpSNegate:
+		x.intArith()
+	case grammar.OpIAddCarry, grammar.OpISubBorrow, grammar.OpUMulExtended, grammar.OpSMulExtended:
+		x.extendedArith()
+	case grammar.OpFAdd, grammar.OpFSub, grammar.OpFMul, grammar.OpFDiv, grammar.OpFRem, grammar.OpFMod, grammar.OpFNegate:
+		x.floatArith()
+	case grammar.OpVectorTimesScalar, grammar.OpDot:
+		x.vectorArith()
+	case grammar.OpShiftRightLogical, grammar.OpShiftRightArithmetic, grammar.OpShiftLeftLogical,
+		grammar.OpBitwiseOr, grammar.OpBitwiseXor, grammar.OpBitwiseAnd, grammar.OpNot,
+		grammar.OpBitFieldInsert, grammar.OpBitFieldSExtract, grammar.OpBitFieldUExtract, grammar.OpBitReverse, grammar.OpBitCount:
+		x.bitwise()
+	case grammar.OpAny, grammar.OpAll, grammar.OpIsNan, grammar.OpIsInf, grammar.OpIsFinite, grammar.OpIsNormal, grammar.OpSignBitSet,
+		grammar.OpLessOrGreater, grammar.OpOrdered, grammar.OpUnordered,
+		grammar.OpLogicalEqual, grammar.OpLogicalNotEqual, grammar.OpLogicalOr, grammar.OpLogicalAnd, grammar.OpLogicalNot,
+		grammar.OpIEqual, grammar.OpINotEqual, grammar.OpUGreaterThan, grammar.OpSGreaterThan, grammar.OpUGreaterThanEqual,
+		grammar.OpSGreaterThanEqual, grammar.OpULessThan, grammar.OpSLessThan, grammar.OpULessThanEqual, grammar.OpSLessThanEqual,
+		grammar.OpFOrdEqual, grammar.OpFUnordEqual, grammar.OpFOrdNotEqual, grammar.OpFUnordNotEqual, grammar.OpFOrdLessThan,
+		grammar.OpFUnordLessThan, grammar.OpFOrdGreaterThan, grammar.OpFUnordGreaterThan, grammar.OpFOrdLessThanEqual,
+		grammar.OpFUnordLessThanEqual, grammar.OpFOrdGreaterThanEqual, grammar.OpFUnordGreaterThanEqual:
+		x.compare()
+	case grammar.OpSelect:
+		x.selectOp()
+	case grammar.OpConvertFToU, grammar.OpConvertFToS, grammar.OpConvertSToF, grammar.OpConvertUToF, grammar.OpUConvert,
+		grammar.OpSConvert, grammar.OpFConvert, grammar.OpQuantizeToF16, grammar.OpSatConvertSToU, grammar.OpSatConvertUToS:
+		x.convert()
+	case grammar.OpConvertPtrToU, grammar.OpConvertUToPtr, grammar.OpPtrCastToGeneric, grammar.OpGenericCastToPtr, grammar.OpGenericCastToPtrExplicit:
+		x.pointerConvert()
+	case grammar.OpBitcast:
+		x.bitcast()
+	case grammar.OpCompositeConstruct:
+		x.compositeConstruct()
+	case grammar.OpCompositeExtract, grammar.OpVectorExtractDynamic:
+		x.compositeExtract()
+	case grammar.OpCompositeInsert, grammar.OpVectorInsertDynamic:
+		x.compositeInsert()
+	case grammar.OpVectorShuffle:
+		x.vectorShuffle()
+	case grammar.OpCopyObject, grammar.OpUndef:
+		x.copyObject()
+	case grammar.OpPhi:
+		x.phi()
+	case grammar.OpFunctionCall:
+		x.call()
+	case grammar.OpVariable:
+		x.variable()
+	case grammar.OpLoad:
+		x.load()
+	case grammar.OpStore:
+		x.store()
+	case grammar.OpAccessChain, grammar.OpInBoundsAccessChain, grammar.OpPtrAccessChain, grammar.OpInBoundsPtrAccessChain:
+		x.accessChain()
+	case grammar.OpCopyMemory, grammar.OpCopyMemorySized:
+		x.copyMemory()
+	case grammar.OpLifetimeStart, grammar.OpLifetimeStop:
+		x.lifetime()
+	case grammar.OpAtomicLoad, grammar.OpAtomicStore, grammar.OpAtomicExchange, grammar.OpAtomicCompareExchange,
+		grammar.OpAtomicCompareExchangeWeak, grammar.OpAtomicIIncrement, grammar.OpAtomicIDecrement, grammar.OpAtomicIAdd,
+		grammar.OpAtomicISub, grammar.OpAtomicSMin, grammar.OpAtomicUMin, grammar.OpAtomicSMax, grammar.OpAtomicUMax,
+		grammar.OpAtomicAnd, grammar.OpAtomicOr, grammar.OpAtomicXor, grammar.OpAtomicFlagTestAndSet, grammar.OpAtomicFlagClear,
+		grammar.OpAtomicFAddEXT, grammar.OpAtomicFMinEXT, grammar.OpAtomicFMaxEXT:
+		x.atomic()
+	case grammar.OpGroupAll, grammar.OpGroupAny, grammar.OpGroupBroadcast, grammar.OpGroupIAdd, grammar.OpGroupFAdd,
+		grammar.OpGroupFMin, grammar.OpGroupUMin, grammar.OpGroupSMin, grammar.OpGroupFMax, grammar.OpGroupUMax, grammar.OpGroupSMax,
+		grammar.OpGroupIMulKHR, grammar.OpGroupFMulKHR, grammar.OpGroupBitwiseAndKHR, grammar.OpGroupBitwiseOrKHR,
+		grammar.OpGroupBitwiseXorKHR, grammar.OpGroupLogicalAndKHR, grammar.OpGroupLogicalOrKHR, grammar.OpGroupLogicalXorKHR,
+		grammar.OpGroupAsyncCopy, grammar.OpGroupWaitEvents:
+		x.group()
+	case grammar.OpSubgroupShuffleINTEL, grammar.OpSubgroupShuffleDownINTEL, grammar.OpSubgroupShuffleUpINTEL,
+		grammar.OpSubgroupShuffleXorINTEL, grammar.OpSubgroupBlockReadINTEL, grammar.OpSubgroupBlockWriteINTEL,
+		grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL:
+		x.subgroupINTEL()
+	case grammar.OpSampledImage, grammar.OpImageSampleExplicitLod, grammar.OpImageRead, grammar.OpImageWrite,
+		grammar.OpImageQuerySizeLod, grammar.OpImageQuerySize, grammar.OpImageQueryFormat, grammar.OpImageQueryOrder,
+		grammar.OpImageQueryLevels, grammar.OpImageQuerySamples:
+		x.image()
+	case grammar.OpExtInst:
+		if x.in.ExtSet != nil && x.in.ExtSet.Name == "OpenCL.std" {
+			x.extInst()
+		}
+	default:
+		if x.op >= grammar.OpGroupNonUniformElect && x.op <= grammar.OpGroupNonUniformQuadSwap {
+			x.nonUniform()
+		}
+	}
+}
+
+// scopes checks the Scope and Memory Semantics operands of the
+// instruction: 32-bit integer constants.
+func (x *opx) scopes() {
+	in := x.in
+	for k := range in.Ops {
+		kind := in.Ops[k].Kind
+		if kind != grammar.KindIdScope && kind != grammar.KindIdMemorySemantics {
+			continue
+		}
+		id := spirv.ID(in.Words[in.Ops[k].Off])
+		d := x.v.def(id)
+		if d == nil || stOpSort(d.Opcode) != stSortValue || !x.v.isType(d.Type) {
+			continue // ids
+		}
+		what := "Scope"
+		if kind == grammar.KindIdMemorySemantics {
+			what = "Memory Semantics"
+		}
+		if s := x.v.shape(d.Type); !s.isInt() || s.n != 1 || s.width != 32 {
+			x.errf("operands.scope", "%s operand %s has type %s: it must be a 32-bit integer scalar", what, x.v.idStr(id), x.ts(d.Type))
+			continue
+		}
+		// That scopes are constants is rule env.scope-constant.
+		if kind != grammar.KindIdMemorySemantics {
+			continue
+		}
+		if d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant {
+			x.errf("operands.scope", "%s operand %s is %s, not a constant: the lowering needs its value at compile time", what, x.v.idStr(id), d.Opcode)
+			continue
+		}
+		const orderings = grammar.MemorySemanticsAcquire | grammar.MemorySemanticsRelease |
+			grammar.MemorySemanticsAcquireRelease | grammar.MemorySemanticsSequentiallyConsistent
+		if sem, _ := x.v.constUint(id); bitsSet(sem&uint64(orderings)) > 1 {
+			x.errf("operands.scope", "%s %#x has more than one of the ordering bits Acquire, Release, AcquireRelease, SequentiallyConsistent", what, sem)
+		}
+	}
+}
+
+// bitsSet counts the bits set in x.
+func bitsSet(x uint64) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// stSameShape reports whether two scalar or vector shapes have the same
+// kind, component count and width.
+func stSameShape(a, b stShape) bool {
+	return a.kind == b.kind && a.n == b.n && a.width == b.width
+}
+
+// stGoodCount reports whether n is a valid component count of an OpenCL
+// scalar or vector (1, 2, 3, 4, 8, 16).
+func stGoodCount(n uint32) bool {
+	return n <= 4 || n == 8 || n == 16
+}
+
+// copyObject checks OpCopyObject and OpUndef.
+func (x *opx) copyObject() {
+	if x.rt == 0 {
+		return
+	}
+	if x.op == grammar.OpUndef {
+		if x.v.tOp(x.rt) == grammar.OpTypeVoid {
+			x.errf("operands.copy-object", "OpUndef of type void: undefined values have a non-void type")
+		}
+		return
+	}
+	if t := x.argT(0); t != 0 && !x.v.sameType(t, x.rt) {
+		x.errf("operands.copy-object", "the operand has type %s, but the Result Type is %s", x.ts(t), x.ts(x.rt))
+	}
+}
+
+// phi checks the types of OpPhi's incoming values.
+func (x *opx) phi() {
+	if x.rt == 0 {
+		return
+	}
+	if x.v.tOp(x.rt) == grammar.OpTypeVoid {
+		x.errf("operands.phi", "OpPhi of type void")
+		return
+	}
+	for k := 0; k < x.n(); k += 2 {
+		if t := x.argT(k); t != 0 && !x.v.sameType(t, x.rt) {
+			x.errf("operands.phi", "incoming value %s has type %s, but the Result Type is %s", x.v.idStr(x.arg(k)), x.ts(t), x.ts(x.rt))
+			return
+		}
+	}
+}
+
+// call checks OpFunctionCall against its callee.
+func (x *opx) call() {
+	callee := x.v.def(x.arg(0))
+	if callee == nil || callee.Opcode != grammar.OpFunction {
+		return // ids.function
+	}
+	if x.rt != 0 && x.v.isType(callee.Type) && !x.v.sameType(x.rt, callee.Type) {
+		x.errf("operands.call", "the Result Type is %s, but %s returns %s", x.ts(x.rt), x.v.idStr(callee.Result), x.ts(callee.Type))
+	}
+	ft := x.v.tdef(stOpID(callee, 3), grammar.OpTypeFunction)
+	if ft == nil {
+		return // function.type
+	}
+	np, na := len(ft.Ops)-2, x.n()-1
+	if np != na {
+		x.errf("operands.call", "%s passed to %s, which has %s", stPlural(uint64(na), "argument"), x.v.idStr(callee.Result), stPlural(uint64(np), "parameter"))
+		return
+	}
+	for k := 0; k < na; k++ {
+		t := x.argT(k + 1)
+		want := stOpID(ft, k+2)
+		if t != 0 && x.v.isType(want) && !x.v.sameType(t, want) {
+			x.errf("operands.call", "argument %d (%s) has type %s, but parameter %d of %s has type %s", k, x.v.idStr(x.arg(k+1)), x.ts(t), k, x.v.idStr(callee.Result), x.ts(want))
+		}
+	}
+}

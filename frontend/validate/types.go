@@ -1,0 +1,323 @@
+package validate
+
+import (
+	"strconv"
+
+	"spv2visa/frontend/spirv"
+	"spv2visa/grammar"
+)
+
+// The types family checks type declarations and constants: operand values
+// of the scalar types, component and element types of composites, array
+// lengths, uniqueness of non-aggregate types, and that each constant
+// instruction's result type and constituents fit together. (The widths
+// of scalar types, vector sizes, signedness and whether a type needs a
+// capability the device lacks are environment rules: env_types.go.)
+
+func init() {
+	register("types", PhaseStructure, checkTypes,
+		Rule{ID: "types.vector", Summary: "a vector's component type is a scalar (bool, integer, float), a matrix's column type a vector"},
+		Rule{ID: "types.array", Summary: "an array's element type is not void, and its length an integer constant of at least 1"},
+		Rule{ID: "types.struct", Summary: "a structure's members are types other than void and function types"},
+		Rule{ID: "types.pointer", Summary: "OpTypeForwardPointer declares a pointer type later defined by OpTypePointer with the same storage class"},
+		Rule{ID: "types.function", Summary: "a function type's return type is not a function type, and its parameter types are neither void nor function types"},
+		Rule{ID: "types.image", Summary: "an image's sampled type is void or a numeric scalar; a sampled image's image type is an OpTypeImage"},
+		Rule{ID: "types.duplicate", Summary: "a non-aggregate type (all but structures, arrays and pointers) is declared only once"},
+		Rule{ID: "types.constant", Summary: "OpConstant and OpSpecConstant have an integer or float scalar type, OpConstantTrue/False and their Spec forms the bool type"},
+		Rule{ID: "types.constant-composite", Summary: "a composite constant has a vector, array or structure type and one constant constituent of the right type per component, element or member"},
+		Rule{ID: "types.constant-null", Summary: "OpConstantNull has a type with a null value: scalar, vector, pointer, array, structure, event, queue or reservation id"},
+		Rule{ID: "types.constant-sampler", Summary: "OpConstantSampler has the sampler type and a normalization parameter of 0 or 1"},
+		Rule{ID: "types.spec-constant-op", Summary: "OpSpecConstantOp's operation is one the Kernel capability allows"},
+	)
+}
+
+func checkTypes(c *checker) {
+	m := c.m
+	v := stViewOf(c)
+	unique := map[string]int{}
+	var key []byte
+	fi := 0
+	for i := 0; i < len(m.Insts); i++ {
+		if fi < len(m.Functions) && m.Functions[fi].Def == i {
+			if e := m.Functions[fi].End; e > i {
+				i = e
+			}
+			fi++
+			continue
+		}
+		in := &m.Insts[i]
+		if stOpSort(in.Opcode) == stSortType {
+			typeDecl(c, v, i, in)
+			switch in.Opcode {
+			case grammar.OpTypeStruct, grammar.OpTypeArray, grammar.OpTypeRuntimeArray, grammar.OpTypePointer, grammar.OpTypeUntypedPointerKHR:
+			default:
+				key = key[:0]
+				key = strconv.AppendUint(key, uint64(in.Opcode), 10)
+				for _, w := range in.Words[min(2, len(in.Words)):] {
+					key = append(key, ' ')
+					key = strconv.AppendUint(key, uint64(w), 10)
+				}
+				if j, dup := unique[string(key)]; dup {
+					c.errorf(i, "types.duplicate", "%s declares the same type as %s: non-aggregate types are declared only once", in.Opcode, v.idStr(m.Insts[j].Result))
+				} else {
+					unique[string(key)] = i
+				}
+			}
+			continue
+		}
+		if in.Opcode == grammar.OpTypeForwardPointer {
+			typeDecl(c, v, i, in)
+		} else if stIsConstantOp(in.Opcode) {
+			constantDecl(c, v, i, in)
+		}
+	}
+}
+
+// stTypeRule names the rule about the operands of a type declaration.
+func stTypeRule(op grammar.Opcode) string {
+	switch op {
+	case grammar.OpTypeVector, grammar.OpTypeMatrix:
+		return "types.vector"
+	case grammar.OpTypeArray, grammar.OpTypeRuntimeArray:
+		return "types.array"
+	case grammar.OpTypeStruct:
+		return "types.struct"
+	case grammar.OpTypeFunction:
+		return "types.function"
+	case grammar.OpTypeImage, grammar.OpTypeSampledImage:
+		return "types.image"
+	}
+	return "types.pointer"
+}
+
+// typeDecl checks the type declaration i.
+func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
+	// A type built from itself (only pointers may be forward declared,
+	// and then only through OpTypeForwardPointer).
+	if in.Result != 0 {
+		for k := 1; k < len(in.Ops); k++ {
+			if in.Ops[k].Kind == grammar.KindIdRef && spirv.ID(in.Words[in.Ops[k].Off]) == in.Result {
+				c.errorf(i, stTypeRule(in.Opcode), "%s %s refers to itself", in.Opcode, v.idStr(in.Result))
+				return
+			}
+		}
+	}
+	switch in.Opcode {
+	case grammar.OpTypeVector:
+		comp := stOpID(in, 1)
+		if v.isType(comp) && !v.scalarShape(comp).ok() {
+			c.errorf(i, "types.vector", "vector component type %s is not a scalar (bool, integer or float)", v.typeStr(comp))
+		}
+	case grammar.OpTypeMatrix:
+		if col := stOpID(in, 1); v.isType(col) && v.tOp(col) != grammar.OpTypeVector {
+			c.errorf(i, "types.vector", "matrix column type %s is not a vector", v.typeStr(col))
+		}
+	case grammar.OpTypeArray, grammar.OpTypeRuntimeArray:
+		elem := stOpID(in, 1)
+		switch v.tOp(elem) {
+		case grammar.OpTypeVoid, grammar.OpTypeFunction:
+			c.errorf(i, "types.array", "array element type %s: arrays of void or of functions do not exist", v.typeStr(elem))
+		}
+		if in.Opcode == grammar.OpTypeArray {
+			arrayLength(c, v, i, stOpID(in, 2))
+		}
+	case grammar.OpTypeStruct:
+		for k := 1; k < len(in.Ops); k++ {
+			mt := stOpID(in, k)
+			switch v.tOp(mt) {
+			case grammar.OpTypeVoid, grammar.OpTypeFunction:
+				c.errorf(i, "types.struct", "structure member %d has type %s: members cannot be void or functions", k-1, v.typeStr(mt))
+			}
+		}
+	case grammar.OpTypePointer:
+		if pt := stOpID(in, 2); v.tOp(pt) == grammar.OpTypeFunction {
+			// Function pointers need SPV_INTEL_function_pointers, and
+			// then point to functions through CodeSectionINTEL.
+			if sc, _ := stOpWord(in, 1); grammar.StorageClass(sc) != grammar.StorageClassCodeSectionINTEL {
+				c.errorf(i, "types.pointer", "pointer to function type %s: function pointers have storage class CodeSectionINTEL", v.typeStr(pt))
+			}
+		}
+	case grammar.OpTypeFunction:
+		if rt := stOpID(in, 1); v.tOp(rt) == grammar.OpTypeFunction {
+			c.errorf(i, "types.function", "function type returns function type %s", v.typeStr(rt))
+		}
+		for k := 2; k < len(in.Ops); k++ {
+			pt := stOpID(in, k)
+			switch v.tOp(pt) {
+			case grammar.OpTypeVoid, grammar.OpTypeFunction:
+				c.errorf(i, "types.function", "function type parameter %d has type %s: parameters cannot be void or functions", k-2, v.typeStr(pt))
+			}
+		}
+	case grammar.OpTypeImage:
+		st := stOpID(in, 1)
+		if v.isType(st) && v.tOp(st) != grammar.OpTypeVoid {
+			if s := v.scalarShape(st); !s.isInt() && !s.isFloat() {
+				c.errorf(i, "types.image", "image sampled type %s is neither void nor a numeric scalar", v.typeStr(st))
+			}
+		}
+	case grammar.OpTypeSampledImage:
+		if it := stOpID(in, 1); v.isType(it) && v.tOp(it) != grammar.OpTypeImage {
+			c.errorf(i, "types.image", "sampled image type of %s, which is not an image type", v.typeStr(it))
+		}
+	}
+	if in.Opcode == grammar.OpTypeForwardPointer {
+		p := stOpID(in, 0)
+		sc, _ := stOpWord(in, 1)
+		if d := v.tdef(p, grammar.OpTypePointer); d != nil && stWord(d, 2) != sc {
+			c.errorf(i, "types.pointer", "OpTypeForwardPointer declares %s with storage class %s, but it is defined with storage class %s",
+				v.idStr(p), grammar.StorageClass(sc), grammar.StorageClass(stWord(d, 2)))
+		}
+	}
+}
+
+// arrayLength checks the length operand of array type i.
+func arrayLength(c *checker, v *stView, i int, l spirv.ID) {
+	d := v.def(l)
+	if d == nil || stOpSort(d.Opcode) != stSortValue {
+		return // ids.value
+	}
+	isInt := v.tdef(d.Type, grammar.OpTypeInt) != nil
+	switch {
+	case !isInt || (d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant && d.Opcode != grammar.OpSpecConstantOp):
+		c.errorf(i, "types.array", "array length %s is not an integer constant (it is %s of type %s)", v.idStr(l), d.Opcode, v.typeStr(d.Type))
+	case d.Opcode != grammar.OpSpecConstantOp:
+		n, _ := v.constUint(l)
+		td := v.tdef(d.Type, grammar.OpTypeInt)
+		width := stWord(td, 2)
+		negative := stWord(td, 3) == 1 && width > 0 && width <= 64 && n>>(width-1)&1 == 1
+		if n == 0 || negative {
+			c.errorf(i, "types.array", "array length %s is %s: arrays have at least one element", v.idStr(l), stConstStr(v, l))
+		}
+	}
+}
+
+// stConstStr shows the value of an integer constant.
+func stConstStr(v *stView, id spirv.ID) string {
+	n, ok := v.constUint(id)
+	if !ok {
+		return "?"
+	}
+	d := v.def(id)
+	td := v.tdef(d.Type, grammar.OpTypeInt)
+	if width := stWord(td, 2); stWord(td, 3) == 1 && width > 0 && width < 64 && n>>(width-1)&1 == 1 {
+		return strconv.FormatInt(int64(n|^(1<<width-1)), 10)
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+// stSpecOpsKernel are the operations OpSpecConstantOp allows with the
+// Kernel capability (SPIR-V 3.52.12, OpSpecConstantOp).
+var stSpecOpsKernel = map[grammar.Opcode]bool{
+	grammar.OpSConvert: true, grammar.OpUConvert: true, grammar.OpFConvert: true, grammar.OpSNegate: true, grammar.OpNot: true,
+	grammar.OpIAdd: true, grammar.OpISub: true, grammar.OpIMul: true, grammar.OpUDiv: true, grammar.OpSDiv: true,
+	grammar.OpUMod: true, grammar.OpSRem: true, grammar.OpSMod: true, grammar.OpShiftRightLogical: true,
+	grammar.OpShiftRightArithmetic: true, grammar.OpShiftLeftLogical: true, grammar.OpBitwiseOr: true,
+	grammar.OpBitwiseXor: true, grammar.OpBitwiseAnd: true, grammar.OpVectorShuffle: true, grammar.OpCompositeExtract: true,
+	grammar.OpCompositeInsert: true, grammar.OpLogicalOr: true, grammar.OpLogicalAnd: true, grammar.OpLogicalNot: true,
+	grammar.OpLogicalEqual: true, grammar.OpLogicalNotEqual: true, grammar.OpSelect: true, grammar.OpIEqual: true,
+	grammar.OpINotEqual: true, grammar.OpULessThan: true, grammar.OpSLessThan: true, grammar.OpUGreaterThan: true,
+	grammar.OpSGreaterThan: true, grammar.OpULessThanEqual: true, grammar.OpSLessThanEqual: true,
+	grammar.OpUGreaterThanEqual: true, grammar.OpSGreaterThanEqual: true,
+	// Kernel only.
+	grammar.OpConvertFToS: true, grammar.OpConvertSToF: true, grammar.OpConvertFToU: true, grammar.OpConvertUToF: true,
+	grammar.OpConvertPtrToU: true, grammar.OpConvertUToPtr: true, grammar.OpGenericCastToPtr: true,
+	grammar.OpPtrCastToGeneric: true, grammar.OpBitcast: true, grammar.OpFNegate: true, grammar.OpFAdd: true,
+	grammar.OpFSub: true, grammar.OpFMul: true, grammar.OpFDiv: true, grammar.OpFRem: true, grammar.OpFMod: true,
+	grammar.OpAccessChain: true, grammar.OpInBoundsAccessChain: true, grammar.OpPtrAccessChain: true,
+	grammar.OpInBoundsPtrAccessChain: true,
+}
+
+// constantDecl checks the constant instruction i.
+func constantDecl(c *checker, v *stView, i int, in *spirv.Inst) {
+	t := in.Type
+	if !v.isType(t) {
+		return // ids.type
+	}
+	switch in.Opcode {
+	case grammar.OpConstantTrue, grammar.OpConstantFalse, grammar.OpSpecConstantTrue, grammar.OpSpecConstantFalse:
+		if v.tOp(t) != grammar.OpTypeBool {
+			c.errorf(i, "types.constant", "%s has type %s: boolean constants have the bool type", in.Opcode, v.typeStr(t))
+		}
+	case grammar.OpConstant, grammar.OpSpecConstant:
+		if s := v.scalarShape(t); !s.isInt() && !s.isFloat() {
+			c.errorf(i, "types.constant", "%s has type %s: it makes integer or float scalars", in.Opcode, v.typeStr(t))
+		}
+	case grammar.OpConstantComposite, grammar.OpSpecConstantComposite:
+		constantComposite(c, v, i, in)
+	case grammar.OpConstantNull:
+		switch v.tOp(t) {
+		case grammar.OpTypeBool, grammar.OpTypeInt, grammar.OpTypeFloat, grammar.OpTypeVector, grammar.OpTypeMatrix,
+			grammar.OpTypeArray, grammar.OpTypeStruct, grammar.OpTypePointer, grammar.OpTypeEvent, grammar.OpTypeDeviceEvent,
+			grammar.OpTypeReserveId, grammar.OpTypeQueue, grammar.OpTypeUntypedPointerKHR:
+		default:
+			c.errorf(i, "types.constant-null", "OpConstantNull of type %s, which has no null value", v.typeStr(t))
+		}
+	case grammar.OpConstantSampler:
+		if v.tOp(t) != grammar.OpTypeSampler {
+			c.errorf(i, "types.constant-sampler", "OpConstantSampler has type %s: it makes a sampler (OpTypeSampler)", v.typeStr(t))
+		}
+		if p, ok := stOpWord(in, 3); ok && p > 1 {
+			c.errorf(i, "types.constant-sampler", "OpConstantSampler normalization parameter %d: it is 0 (unnormalized) or 1 (normalized coordinates)", p)
+		}
+	case grammar.OpSpecConstantOp:
+		if !stSpecOpsKernel[in.SpecOp] {
+			c.errorf(i, "types.spec-constant-op", "OpSpecConstantOp with operation %s, which the Kernel capability does not allow", in.SpecOp)
+		}
+	}
+}
+
+// constantComposite checks the constituents of a composite constant.
+func constantComposite(c *checker, v *stView, i int, in *spirv.Inst) {
+	t := in.Type
+	d := v.def(t)
+	n := len(in.Ops) - 2
+	// want returns the type of constituent k.
+	var want func(k int) spirv.ID
+	var count int
+	switch d.Opcode {
+	case grammar.OpTypeVector, grammar.OpTypeMatrix:
+		elem := spirv.ID(stWord(d, 2))
+		count = int(stWord(d, 3))
+		want = func(int) spirv.ID { return elem }
+	case grammar.OpTypeArray:
+		elem := spirv.ID(stWord(d, 2))
+		l, ok := v.constUint(spirv.ID(stWord(d, 3)))
+		if !ok {
+			return // a length specialized later
+		}
+		if l > 1<<22 {
+			l = 1 << 22
+		}
+		count = int(l)
+		want = func(int) spirv.ID { return elem }
+	case grammar.OpTypeStruct:
+		count = len(d.Ops) - 1
+		want = func(k int) spirv.ID { return stOpID(d, k+1) }
+	default:
+		c.errorf(i, "types.constant-composite", "%s has type %s: composite constants are vectors, arrays or structures", in.Opcode, v.typeStr(t))
+		return
+	}
+	if n != count {
+		c.errorf(i, "types.constant-composite", "%s has %d constituents, but type %s has %d", in.Opcode, n, v.typeStr(t), count)
+		return
+	}
+	for k := 0; k < n; k++ {
+		id := stOpID(in, k+2)
+		cd := v.def(id)
+		if cd == nil || stOpSort(cd.Opcode) != stSortValue {
+			continue // ids
+		}
+		ok := stIsConstantOp(cd.Opcode) || cd.Opcode == grammar.OpUndef
+		if in.Opcode == grammar.OpConstantComposite && (cd.Opcode == grammar.OpSpecConstant || cd.Opcode == grammar.OpSpecConstantTrue ||
+			cd.Opcode == grammar.OpSpecConstantFalse || cd.Opcode == grammar.OpSpecConstantComposite || cd.Opcode == grammar.OpSpecConstantOp) {
+			ok = false
+		}
+		if !ok {
+			c.errorf(i, "types.constant-composite", "constituent %d (%s) is %s, not a constant", k, v.idStr(id), cd.Opcode)
+			continue
+		}
+		if w := want(k); !v.sameType(cd.Type, w) {
+			c.errorf(i, "types.constant-composite", "constituent %d (%s) has type %s, but %s needs %s", k, v.idStr(id), v.typeStr(cd.Type), v.typeStr(t), v.typeStr(w))
+		}
+	}
+}
