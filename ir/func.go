@@ -88,6 +88,10 @@ type ParamAttr struct {
 	ByVal     bool // a struct passed by value as a pointer to a private copy
 	Align     int
 	Access    Access // for images
+	// TypeName is the parameter's OpenCL C type as the source spells it
+	// ("float*", "image_kernel_data*"), when the SPIR-V records it
+	// (llvm-spirv's "kernel_arg_type.<kernel>." OpString); for ze_info.
+	TypeName string
 }
 
 // InlineHint is the source's inlining control.
@@ -123,6 +127,10 @@ type Const struct {
 type Module struct {
 	Funcs   []*Func
 	Globals []*Global
+	// Imports are functions the module calls but another module defines
+	// (SPIR-V LinkageAttributes Import), resolved when modules are
+	// linked: signatures without blocks, never in Funcs.
+	Imports []*Func
 }
 
 // Entry returns the function's entry block.

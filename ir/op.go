@@ -161,7 +161,11 @@ const (
 	OpBitcast // reinterpret the bits (same size); also pointer to pointer in one space
 	OpPtrToInt
 	OpIntToPtr
-	OpSpaceCast // pointer to/from the generic space
+	// OpSpaceCast converts a pointer to or from the generic space. From
+	// generic to a named space (OpenCL to_global/to_local/to_private,
+	// SPIR-V OpGenericCastToPtr(Explicit)) it gives the null pointer
+	// when the address is not in that space.
+	OpSpaceCast
 
 	// Composites.
 	OpExtract    // element AuxInt of a vector, array or struct
@@ -178,6 +182,8 @@ const (
 	OpStore  // *arg0 = arg1; AuxInt MemFlags
 	OpPtrAdd // arg0 + arg1 bytes (arg1 i64); result type gives the pointee
 	OpMemcpy // copy arg2 bytes from arg1 to arg0; AuxInt MemFlags
+	// OpPrefetch hints that arg1 (i64) elements of arg0's pointee type
+	// from arg0 on will be read; it has no effect on results.
 	OpPrefetch
 
 	// Atomics; AuxInt AtomicFlags.
@@ -192,7 +198,13 @@ const (
 
 	// Calls.
 	OpCall // Aux.(*Func)(args...)
-	OpMath // OpenCL built-in AuxInt (MathFn) on the arguments
+	// OpMath computes the OpenCL built-in AuxInt (MathFn) of the
+	// arguments, with the result type the built-in gives. The built-ins
+	// that also store a value through a pointer (fract, frexp,
+	// lgamma_r, modf, remquo, sincos) take no pointer: their type is
+	// the structure {result, stored value}, and the store is a separate
+	// OpStore of the extracted field 1.
+	OpMath
 
 	// Work-item functions; AuxInt is the dimension where there is one.
 	OpGlobalID

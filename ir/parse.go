@@ -141,6 +141,13 @@ func (p *parser) module() error {
 			if err := p.global(t); err != nil {
 				return err
 			}
+		case "declare":
+			f, err := p.signature(t)
+			if err != nil {
+				return err
+			}
+			p.m.Funcs = p.m.Funcs[:len(p.m.Funcs)-1]
+			p.m.Imports = append(p.m.Imports, f)
 		case "kernel", "func":
 			f, err := p.signature(t)
 			if err != nil {
@@ -157,7 +164,7 @@ func (p *parser) module() error {
 				return p.errf("function @%s has no closing }", f.Name)
 			}
 		default:
-			return p.errf("expected global, kernel or func, got %q", t[0])
+			return p.errf("expected global, declare, kernel or func, got %q", t[0])
 		}
 	}
 	for _, pf := range fns {
@@ -443,7 +450,7 @@ func (p *parser) signature(t []string) (*Func, error) {
 	if !strings.HasPrefix(name, "@") || len(name) < 2 {
 		return nil, p.errf("expected @name")
 	}
-	if p.m.Func(name[1:]) != nil {
+	if p.m.Func(name[1:]) != nil || p.importNamed(name[1:]) != nil {
 		return nil, p.errf("function @%s defined twice", name[1:])
 	}
 	if err := c.expect("("); err != nil {
@@ -467,7 +474,11 @@ func (p *parser) signature(t []string) (*Func, error) {
 	if err != nil {
 		return nil, p.errf("%v", err)
 	}
-	if err := c.expect("{"); err != nil || !c.done() {
+	if t[0] == "declare" {
+		if !c.done() {
+			return nil, p.errf("unexpected %q after a declaration", c.peek())
+		}
+	} else if err := c.expect("{"); err != nil || !c.done() {
 		return nil, p.errf("expected { at the end of the signature")
 	}
 	f := p.m.NewFunc(name[1:], res, params...)
@@ -808,7 +819,19 @@ func (p *parser) lookup(name string) (any, error) {
 	if f := p.m.Func(name); f != nil {
 		return f, nil
 	}
+	if f := p.importNamed(name); f != nil {
+		return f, nil
+	}
 	return nil, fmt.Errorf("@%s is not defined", name)
+}
+
+func (p *parser) importNamed(name string) *Func {
+	for _, f := range p.m.Imports {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // attr reads a `.name ...` attribute line of a function or block.
@@ -885,6 +908,12 @@ func (p *parser) attr(f *Func, cur *Block, c *toks) error {
 					return fmt.Errorf(".param: bad access")
 				}
 				a.Access = Access(k)
+			case "typename":
+				s, err := strconv.Unquote(c.next())
+				if err != nil {
+					return fmt.Errorf(".param: typename wants a quoted string")
+				}
+				a.TypeName = s
 			default:
 				s, err := strconv.Unquote(x)
 				if err != nil {

@@ -24,6 +24,9 @@ import (
 //	  ret
 //	}
 //
+// A function defined in another module is declared on one line:
+// `declare @name(params) result`.
+//
 // Values print as `vN = op args [aux] : type`; values of type void omit
 // `vN =` and the type. A block's first line lists its predecessors in
 // order (`b3: <- b1 b2`), since phi arguments follow that order. Blocks
@@ -36,8 +39,14 @@ func (m *Module) Print(w io.Writer) error {
 	for _, g := range m.Globals {
 		printGlobal(&b, g)
 	}
+	for _, f := range m.Imports {
+		b.WriteString("declare @")
+		b.WriteString(f.Name)
+		printSignature(&b, f)
+		b.WriteString("\n")
+	}
 	for i, f := range m.Funcs {
-		if i > 0 || len(m.Globals) > 0 {
+		if i > 0 || len(m.Globals) > 0 || len(m.Imports) > 0 {
 			b.WriteString("\n")
 		}
 		f.print(&b)
@@ -102,6 +111,17 @@ func (f *Func) print(b *strings.Builder) {
 		b.WriteString("func @")
 	}
 	b.WriteString(f.Name)
+	printSignature(b, f)
+	b.WriteString(" {\n")
+	f.printAttrs(b)
+	for _, blk := range f.Blocks {
+		printBlock(b, blk)
+	}
+	b.WriteString("}\n")
+}
+
+// printSignature writes `(params) result`.
+func printSignature(b *strings.Builder, f *Func) {
 	b.WriteString("(")
 	for i, p := range f.Params {
 		if i > 0 {
@@ -111,12 +131,6 @@ func (f *Func) print(b *strings.Builder) {
 	}
 	b.WriteString(") ")
 	b.WriteString(f.Result.String())
-	b.WriteString(" {\n")
-	f.printAttrs(b)
-	for _, blk := range f.Blocks {
-		printBlock(b, blk)
-	}
-	b.WriteString("}\n")
 }
 
 func (f *Func) printAttrs(b *strings.Builder) {
@@ -140,6 +154,9 @@ func (f *Func) printAttrs(b *strings.Builder) {
 			}
 			if f.Params[i].Kind == KImage && a.Access != f.Params[i].Access {
 				ws = append(ws, "access", accessNames[a.Access])
+			}
+			if a.TypeName != "" {
+				ws = append(ws, "typename", strconv.Quote(a.TypeName))
 			}
 		}
 		if len(ws) > 0 {

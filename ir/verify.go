@@ -425,6 +425,10 @@ func (vf *verifier) types(v *Value) {
 		if arg(0).Kind != KPtr || arg(1).Kind != KPtr || arg(2).Kind != KInt {
 			vf.bad(v, "needs two pointers and a size")
 		}
+	case OpPrefetch:
+		if arg(0).Kind != KPtr || arg(1).Kind != KInt {
+			vf.bad(v, "needs a pointer and an element count")
+		}
 	case OpAtomicRMW:
 		if arg(0).Kind != KPtr || arg(0).Elem != t || arg(1) != t {
 			vf.bad(v, "atomic on %s with a %s giving %s", arg(0), arg(1), t)
