@@ -1,0 +1,482 @@
+package passes
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"spv2visa/ir"
+)
+
+// simplify folds values whose arguments are all constants (fold), puts
+// the constant of a commutative op second, and applies the rewrite rules
+// of rules.go until none applies (at most a few rounds), then drops what
+// became dead.
+func simplify(f *ir.Func, c *Config) {
+	r := &rewriter{c: c, pool: newConstPool(f)}
+	for round := 0; round < 8; round++ {
+		changed := false
+		for _, b := range f.Blocks {
+			if r.block(b) {
+				changed = true
+			}
+		}
+		r.pool.flush()
+		copyElimFunc(f)
+		if !changed {
+			break
+		}
+	}
+	deadCodeFunc(f)
+}
+
+// rewriter applies rules to the values of a block; new values go before
+// the value they replace.
+type rewriter struct {
+	c       *Config
+	pool    *constPool
+	b       *ir.Block
+	pending []*ir.Value // new values to place before the current one
+	m       match
+	args    []konst     // scratch for folding
+	out     []*ir.Value // scratch for a block's new value list
+}
+
+func (r *rewriter) block(b *ir.Block) bool {
+	r.b = b
+	changed, grew := false, false
+	out := r.out[:0]
+	for _, v := range b.Values {
+		r.pending = r.pending[:0]
+		if r.value(v) {
+			changed = true
+		}
+		if len(r.pending) > 0 {
+			grew = true
+			out = append(out, r.pending...)
+		}
+		out = append(out, v)
+	}
+	if grew {
+		for _, v := range out {
+			v.Block = b
+		}
+		b.Values = append(make([]*ir.Value, 0, len(out)), out...)
+	}
+	r.out = out[:0]
+	return changed
+}
+
+// value rewrites v once; it reports whether it changed anything.
+func (r *rewriter) value(v *ir.Value) bool {
+	if v.Op == ir.OpCopy || v.Op == ir.OpPhi {
+		return false
+	}
+	info := v.Op.Info()
+	if info.Effect != ir.Pure || v.Op == ir.OpAlloca {
+		return false
+	}
+	// Fold constants.
+	if len(v.Args) > 0 && isFoldable(v.Type) && !isConstVal(v) {
+		args := r.args[:0]
+		for range v.Args {
+			args = append(args, konst{})
+		}
+		r.args = args
+		all := true
+		for i, a := range v.Args {
+			k, ok := constOf(copySource(a))
+			if !ok {
+				all = false
+				break
+			}
+			args[i] = k
+		}
+		if all {
+			if k, ok := fold(v, args, r.c); ok {
+				v.ReplaceWith(r.pool.get(k))
+				return true
+			}
+		}
+	}
+	changed := false
+	if info.Commutative && len(v.Args) == 2 && isConstVal(copySource(v.Args[0])) && !isConstVal(copySource(v.Args[1])) {
+		v.Args[0], v.Args[1] = v.Args[1], v.Args[0]
+		changed = true
+	}
+	for _, rl := range rulesByOp[v.Op] {
+		if w := r.apply(rl, v); w != nil {
+			v.ReplaceWith(w)
+			return true
+		}
+	}
+	return changed
+}
+
+// add makes a new value placed before the one being rewritten.
+func (r *rewriter) add(op ir.Op, t *ir.Type, args ...*ir.Value) *ir.Value {
+	v := detached(r.b, op, t, args...)
+	r.pending = append(r.pending, v)
+	return v
+}
+
+// konstVal makes constant values of type t with every lane's bits b.
+func (r *rewriter) konstVal(t *ir.Type, b uint64) *ir.Value {
+	k := konst{t: t, s: b}
+	if t.IsVector() {
+		k.v = make([]uint64, t.Len)
+		for i := range k.v {
+			k.v[i] = b
+		}
+	}
+	return r.pool.get(k)
+}
+
+// discard drops the values made since mark (a rule that built part of
+// its result and then gave up).
+func (r *rewriter) discard(mark int) {
+	for _, v := range r.pending[mark:] {
+		v.ResetArgs()
+	}
+	r.pending = r.pending[:mark]
+}
+
+func (r *rewriter) apply(rl *rule, v *ir.Value) *ir.Value {
+	mark := len(r.pending)
+	if rl.fn != nil {
+		w := rl.fn(v, r)
+		if w == nil || w.Type != v.Type || w == v {
+			r.discard(mark)
+			return nil
+		}
+		return w
+	}
+	m := &r.m
+	m.reset(v, r.c)
+	if !m.match(rl.pat, v) {
+		return nil
+	}
+	if rl.cond != nil && !rl.cond(m) {
+		return nil
+	}
+	w, ok := r.build(rl.res, m, v.Type, true)
+	if !ok || w.Type != v.Type {
+		r.discard(mark)
+		return nil
+	}
+	return w
+}
+
+// A rule rewrites a value matching pat into res when cond holds; or, when
+// fn is set, fn computes the replacement (nil: no change).
+type rule struct {
+	name string
+	pat  *pnode
+	res  *pnode
+	cond func(m *match) bool
+	fn   func(v *ir.Value, r *rewriter) *ir.Value
+}
+
+// pnode is a pattern or replacement term:
+//
+//	x              any value (the same name twice: the same value)
+//	(op t1 t2 ...) a value of op whose arguments match t1, t2...
+//	               (both orders for commutative ops)
+//	(const 0)      a constant, every lane equal to the literal
+//	               (integers sign-extend: -1 is all ones; 1.0 and -0.0 are
+//	               float literals, matched by bits)
+//	(const c)      any constant, bound to c
+//
+// In a replacement, names refer to bound values, (op ...) makes a new
+// value (of the matched value's type at the top, else of its first
+// argument's type, or i1 for comparisons), (const 0) a constant of the
+// type the position needs, and (const k) or (const k y) the constant a
+// condition stored under k (of y's type).
+type pnode struct {
+	op     ir.Op
+	name   string
+	konst  bool
+	lit    string // a literal constant's text
+	typeOf string
+	args   []*pnode
+}
+
+func parsePattern(s string) *pnode {
+	toks := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(s))
+	n, rest := parseTerm(toks)
+	if len(rest) != 0 {
+		panic(fmt.Sprintf("rule %q: trailing %v", s, rest))
+	}
+	return n
+}
+
+func parseTerm(toks []string) (*pnode, []string) {
+	if len(toks) == 0 {
+		panic("rule: unexpected end")
+	}
+	if toks[0] != "(" {
+		return &pnode{name: toks[0]}, toks[1:]
+	}
+	head := toks[1]
+	toks = toks[2:]
+	if head == "const" {
+		n := &pnode{konst: true}
+		w := toks[0]
+		if unicode.IsDigit(rune(w[0])) || w[0] == '-' {
+			n.lit = w
+		} else {
+			n.name = w
+		}
+		toks = toks[1:]
+		if toks[0] != ")" {
+			n.typeOf = toks[0]
+			toks = toks[1:]
+		}
+		return n, toks[1:]
+	}
+	op, ok := ir.OpByName(head)
+	if !ok {
+		panic("rule: unknown op " + head)
+	}
+	n := &pnode{op: op}
+	for toks[0] != ")" {
+		var a *pnode
+		a, toks = parseTerm(toks)
+		n.args = append(n.args, a)
+	}
+	if k := op.Info().Args; k >= 0 && k != len(n.args) {
+		panic(fmt.Sprintf("rule: %s takes %d arguments", op, k))
+	}
+	return n, toks[1:]
+}
+
+// match holds the bindings of one rule application.
+type match struct {
+	root   *ir.Value
+	c      *Config
+	names  []string
+	vals   []*ir.Value
+	consts map[string]uint64
+}
+
+func (m *match) reset(root *ir.Value, c *Config) {
+	m.root, m.c = root, c
+	m.names, m.vals = m.names[:0], m.vals[:0]
+	clear(m.consts)
+}
+
+// v returns the value bound to name.
+func (m *match) v(name string) *ir.Value {
+	for i, n := range m.names {
+		if n == name {
+			return m.vals[i]
+		}
+	}
+	return nil
+}
+
+// splat returns the bits of the constant bound to name when all its
+// lanes are equal.
+func (m *match) splat(name string) (uint64, bool) {
+	k, ok := constOf(m.v(name))
+	if !ok {
+		return 0, false
+	}
+	for i := 1; i < k.lanes(); i++ {
+		if k.lane(i) != k.lane(0) {
+			return 0, false
+		}
+	}
+	return k.lane(0), true
+}
+
+// set stores a computed constant's bits for the replacement.
+func (m *match) set(name string, bits uint64) {
+	if m.consts == nil {
+		m.consts = map[string]uint64{}
+	}
+	m.consts[name] = bits
+}
+
+func (m *match) bind(name string, v *ir.Value) bool {
+	if name == "_" {
+		return true
+	}
+	if w := m.v(name); w != nil {
+		return w == v
+	}
+	m.names = append(m.names, name)
+	m.vals = append(m.vals, v)
+	return true
+}
+
+func (m *match) match(p *pnode, v *ir.Value) bool {
+	v = copySource(v)
+	switch {
+	case p.konst:
+		k, ok := constOf(v)
+		if !ok {
+			return false
+		}
+		if p.lit == "" {
+			return m.bind(p.name, v)
+		}
+		want, ok := litBits(p.lit, k.t.Scalar())
+		if !ok {
+			return false
+		}
+		for i := 0; i < k.lanes(); i++ {
+			if k.lane(i) != want {
+				return false
+			}
+		}
+		return true
+	case p.op == 0:
+		return m.bind(p.name, v)
+	}
+	if v.Op != p.op || len(v.Args) != len(p.args) {
+		return false
+	}
+	n := len(m.names)
+	if m.matchArgs(p.args, v.Args) {
+		return true
+	}
+	if p.op.Info().Commutative && len(p.args) == 2 {
+		m.names, m.vals = m.names[:n], m.vals[:n]
+		return m.matchArgs([]*pnode{p.args[1], p.args[0]}, v.Args)
+	}
+	return false
+}
+
+func (m *match) matchArgs(ps []*pnode, args []*ir.Value) bool {
+	for i, p := range ps {
+		if !m.match(p, args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// litBits returns a literal's bits in scalar type t.
+func litBits(lit string, t *ir.Type) (uint64, bool) {
+	isFloat := strings.ContainsAny(lit, ".e")
+	switch t.Kind {
+	case ir.KInt, ir.KBool:
+		if isFloat {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(lit, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return ir.Mask(uint64(n), t.Bits), true
+	case ir.KFloat:
+		if !isFloat {
+			return 0, false
+		}
+		x, err := strconv.ParseFloat(lit, 64)
+		if err != nil {
+			return 0, false
+		}
+		return ir.FloatBits(t, x), true
+	}
+	return 0, false
+}
+
+// build makes the replacement term n; want is the type the position
+// needs (nil when unknown).
+func (r *rewriter) build(n *pnode, m *match, want *ir.Type, top bool) (*ir.Value, bool) {
+	switch {
+	case n.konst:
+		t := want
+		if n.typeOf != "" {
+			if w := m.v(n.typeOf); w != nil {
+				t = w.Type
+			}
+		}
+		if t == nil || !isFoldable(t) {
+			return nil, false
+		}
+		if n.lit != "" {
+			b, ok := litBits(n.lit, t.Scalar())
+			if !ok {
+				return nil, false
+			}
+			return r.konstVal(t, b), true
+		}
+		b, ok := m.consts[n.name]
+		if !ok {
+			return nil, false
+		}
+		return r.konstVal(t, ir.Mask(b, t.Scalar().Bits)), true
+	case n.op == 0:
+		v := m.v(n.name)
+		return v, v != nil
+	}
+	info := n.op.Info()
+	// A constant argument takes the type of a sibling that is a bound
+	// value, else the result's.
+	var sib *ir.Type
+	for _, a := range n.args {
+		if !a.konst && a.op == 0 {
+			if w := m.v(a.name); w != nil {
+				sib = w.Type
+				break
+			}
+		}
+	}
+	args := make([]*ir.Value, len(n.args))
+	for i, a := range n.args {
+		at := sib
+		if at == nil && top && info.Class != ir.ClassICmp && info.Class != ir.ClassFCmp {
+			at = want
+		}
+		w, ok := r.build(a, m, at, false)
+		if !ok {
+			return nil, false
+		}
+		args[i] = w
+	}
+	t := want
+	if !top || t == nil {
+		switch info.Class {
+		case ir.ClassICmp, ir.ClassFCmp, ir.ClassFTest:
+			t = args[0].Type.WithScalar(ir.Bool)
+		default:
+			t = args[0].Type
+			if n.op == ir.OpSelect {
+				t = args[1].Type
+			}
+			if n.op == ir.OpPtrAdd && m.root.Type.IsPtr() && m.root.Type.Space == t.Space {
+				t = m.root.Type // point at what the whole expression points at
+			}
+		}
+	}
+	switch info.Class {
+	case ir.ClassIntBin, ir.ClassFloatBin, ir.ClassLogic, ir.ClassICmp, ir.ClassFCmp:
+		for _, a := range args[1:] {
+			if a.Type != args[0].Type {
+				return nil, false
+			}
+		}
+	}
+	return r.add(n.op, t, args...), true
+}
+
+// rulesByOp indexes the rule table by the op of the matched value.
+var rulesByOp = func() map[ir.Op][]*rule {
+	byOp := map[ir.Op][]*rule{}
+	for i := range ruleTable {
+		rd := &ruleTable[i]
+		rl := &rule{name: rd.name, cond: rd.cond, fn: rd.fn}
+		op := rd.op
+		if rd.fn == nil {
+			rl.pat = parsePattern(rd.pat)
+			rl.res = parsePattern(rd.res)
+			op = rl.pat.op
+		}
+		byOp[op] = append(byOp[op], rl)
+	}
+	return byOp
+}()
