@@ -107,12 +107,7 @@ func launchRange(l *launch.Launch) NDRange {
 // knownBad are launches that cannot pass for a reason outside the
 // interpreter, by launch id and level, with the reason. The test fails
 // when one of them passes, so the list stays current.
-var knownBad = map[string]string{
-	// C99 inline semantics: a plain `inline` function has no external
-	// definition at -O0, so the O0 module only imports it.
-	"helpers.hashed_remap O0":           "hash_u32 is `inline` without `static`: the -O0 module imports it and nothing defines it",
-	"float_atomic_cas.cas_float_sum O0": "atomic_add_float is `inline` without `static`: the -O0 module imports it and nothing defines it",
-}
+var knownBad = map[string]string{}
 
 type corpusResult struct {
 	id, level, status, detail string

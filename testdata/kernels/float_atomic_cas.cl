@@ -2,7 +2,7 @@
 /* Works on every OpenCL 1.2+ device: the float is reinterpreted as uint and
    updated in a compare-and-swap loop. Inputs are rounded to multiples of 0.25
    with small magnitude so all partial sums are exact and order-independent. */
-inline void atomic_add_float(volatile global float *addr, float v)
+static inline void atomic_add_float(volatile global float *addr, float v)
 {
     volatile global uint *bits = (volatile global uint *)addr;
     uint old = atomic_or(bits, 0u); /* atomic read */

@@ -26,7 +26,7 @@ __attribute__((noinline)) Range make_range(float a, float b)
     return r;
 }
 
-inline uint hash_u32(uint x)
+static inline uint hash_u32(uint x)
 {
     x ^= x >> 16;
     x *= 0x7feb352du;
