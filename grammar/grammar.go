@@ -283,6 +283,9 @@ func ExtSetByName(name string) *ExtSet {
 	return nil
 }
 
+// ExtSets returns the extended instruction sets the grammar knows.
+func ExtSets() []*ExtSet { return extSets }
+
 // IsNonSemantic reports whether an extended instruction set name is in the
 // NonSemantic namespace, whose instructions take only <id> operands and may
 // be ignored.

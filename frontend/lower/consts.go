@@ -65,7 +65,7 @@ func (l *lowerer) makeConst(in *spirv.Inst) *ir.Const {
 	case grammar.OpUndef:
 		return &ir.Const{Type: t, Undef: true}
 	case grammar.OpConstantComposite, grammar.OpSpecConstantComposite:
-		n := len(in.Ops) - 2
+		n := len(in.Ops()) - 2
 		if n != numElems(t) {
 			l.invalid("%d constituents for a %s", n, t)
 		}
@@ -111,7 +111,7 @@ func (l *lowerer) override(id spirv.ID, size int) (uint64, bool) {
 		return 0, false
 	}
 	in := l.m.DecorationInst(d)
-	if d.Arg+1 >= len(in.Ops) {
+	if d.Arg+1 >= len(in.Ops()) {
 		return 0, false
 	}
 	specID := in.Word(d.Arg + 1)
@@ -185,9 +185,9 @@ func fromLanes(t *ir.Type, lanes []*ir.Const) *ir.Const {
 // capability allows, but those on pointers), or returns nil.
 func (l *lowerer) fold(in *spirv.Inst, t *ir.Type) *ir.Const {
 	op := in.SpecOp
-	ops := in.Ops[3:]
-	id := func(k int) spirv.ID { return spirv.ID(in.Words[ops[k].Off]) }
-	lit := func(k int) uint32 { return in.Words[ops[k].Off] }
+	ops := in.Ops()[3:]
+	id := func(k int) spirv.ID { return spirv.ID(in.Words()[ops[k].Off]) }
+	lit := func(k int) uint32 { return in.Words()[ops[k].Off] }
 	arg := func(k int) *ir.Const {
 		if k >= len(ops) {
 			l.invalid("%s is missing operands", op)

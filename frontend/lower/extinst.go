@@ -22,7 +22,7 @@ var pointerOut = map[grammar.OpenCLInst]bool{
 // conversions), printf, prefetch and the shuffles and selects that are
 // core operations. Debug-information and non-semantic sets are dropped.
 func (fs *fnState) extInst(in *spirv.Inst) {
-	set := in.ExtSet
+	set := in.ExtSet()
 	if set == nil || set.Name != "OpenCL.std" {
 		if set != nil && set.Name != "OpenCL.DebugInfo.100" {
 			fs.unsupported("the extended instruction set %s is not supported", set.Name)
@@ -32,7 +32,7 @@ func (fs *fnState) extInst(in *spirv.Inst) {
 	fs.noContraction(in)
 	op := grammar.OpenCLInst(in.ExtOp)
 	arg := func(k int) *ir.Value { return fs.valOp(in, 4+k) }
-	nargs := len(in.Ops) - 4
+	nargs := len(in.Ops()) - 4
 	if nargs < 1 {
 		fs.invalid("%s without operands", ir.MathFn(op))
 	}
@@ -224,7 +224,7 @@ func (fs *fnState) vstore(in *spirv.Inst, op grammar.OpenCLInst) {
 		mt = ir.F16
 		r := ir.RoundDefault
 		if op == grammar.OpenCLVstoreHalfR || op == grammar.OpenCLVstoreHalfnR || op == grammar.OpenCLVstoreaHalfnR {
-			if len(in.Ops) < 8 {
+			if len(in.Ops()) < 8 {
 				fs.invalid("%s without a rounding mode", ir.MathFn(op))
 			}
 			var ok bool
@@ -268,7 +268,7 @@ func (fs *fnState) vstore(in *spirv.Inst, op grammar.OpenCLInst) {
 // mask known only at run time, which stays an OpMath.
 func (fs *fnState) shuffle(in *spirv.Inst, op grammar.OpenCLInst) bool {
 	t := fs.typOf(in)
-	maskID := in.IDOp(len(in.Ops) - 1)
+	maskID := in.IDOp(len(in.Ops()) - 1)
 	c := fs.constOf(maskID)
 	if c == nil {
 		return false

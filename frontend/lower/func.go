@@ -158,7 +158,7 @@ func (fs *fnState) rpo() []int32 {
 			target(t, in.IDOp(2))
 		case grammar.OpSwitch:
 			target(t, in.IDOp(1))
-			for k := 3; k < len(in.Ops); k += 2 {
+			for k := 3; k < len(in.Ops()); k += 2 {
 				target(t, in.IDOp(k))
 			}
 		}
@@ -272,7 +272,7 @@ func (fs *fnState) val(id spirv.ID) *ir.Value {
 
 // valOp returns the value of operand k of in.
 func (fs *fnState) valOp(in *spirv.Inst, k int) *ir.Value {
-	if k >= len(in.Ops) {
+	if k >= len(in.Ops()) {
 		fs.invalid("%s is missing operand %d", in.Opcode, k)
 	}
 	return fs.val(in.IDOp(k))
@@ -320,9 +320,8 @@ func (fs *fnState) moduleVal(id spirv.ID) *ir.Value {
 		}
 		// Pointer arithmetic on constants: lowered as instructions at
 		// the front of the entry block.
-		sub := *in
+		sub := in.WithOps(append([]spirv.Operand{in.Ops()[0], in.Ops()[1]}, in.Ops()[3:]...))
 		sub.Opcode = in.SpecOp
-		sub.Ops = append([]spirv.Operand{in.Ops[0], in.Ops[1]}, in.Ops[3:]...)
 		saved := fs.curInst
 		fs.hoisting++
 		fs.inst(&sub)
@@ -482,7 +481,7 @@ func (fs *fnState) terminator(in *spirv.Inst) {
 			fs.invalid("the selector has type %s", sel.Type)
 		}
 		def := target(1)
-		if len(in.Ops) <= 2 {
+		if len(in.Ops()) <= 2 {
 			b.Kind = ir.BlockPlain
 			b.AddEdgeTo(def)
 			break
@@ -491,7 +490,7 @@ func (fs *fnState) terminator(in *spirv.Inst) {
 		b.SetControl(sel)
 		b.AddEdgeTo(def)
 		seen := map[int64]bool{}
-		for k := 2; k+1 < len(in.Ops); k += 2 {
+		for k := 2; k+1 < len(in.Ops()); k += 2 {
 			c := ir.SignExtend(in.Literal(k), sel.Type.Bits)
 			if seen[c] {
 				fs.invalid("case %d appears twice", c)
@@ -526,7 +525,7 @@ func (fs *fnState) fillPhis() {
 		for _, pred := range b.Preds {
 			lab := fs.labels[pred.ID]
 			found := false
-			for k := 2; k+1 < len(in.Ops); k += 2 {
+			for k := 2; k+1 < len(in.Ops()); k += 2 {
 				if in.IDOp(k+1) == lab {
 					fs.cur = pred
 					a := fs.val(in.IDOp(k))

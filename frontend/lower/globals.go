@@ -36,7 +36,7 @@ func (l *lowerer) global(in *spirv.Inst, sc grammar.StorageClass) {
 	t := pt.Elem
 	var init *ir.Const
 	var initID spirv.ID
-	if len(in.Ops) > 3 {
+	if len(in.Ops()) > 3 {
 		initID = in.IDOp(3)
 	}
 	switch sc {
@@ -73,7 +73,7 @@ func (l *lowerer) global(in *spirv.Inst, sc grammar.StorageClass) {
 	g := &ir.Global{Type: t, Space: pt.Space, Init: init, Align: t.Align()}
 	if d, ok := l.m.Decorated(in.Result, grammar.DecorationAlignment); ok {
 		di := l.m.DecorationInst(d)
-		if d.Arg+1 < len(di.Ops) {
+		if d.Arg+1 < len(di.Ops()) {
 			g.Align = int(di.Word(d.Arg + 1))
 		}
 	}
@@ -99,7 +99,7 @@ func (l *lowerer) builtinOf(i int) {
 		l.fail(i, "lower.unsupported", "an Input variable that is not a built-in")
 	}
 	di := l.m.DecorationInst(d)
-	if d.Arg+1 >= len(di.Ops) {
+	if d.Arg+1 >= len(di.Ops()) {
 		l.fail(i, "lower.invalid", "BuiltIn decoration without a built-in")
 	}
 	l.builtins[in.Result] = grammar.BuiltIn(di.Word(d.Arg + 1))

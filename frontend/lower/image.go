@@ -38,7 +38,7 @@ func (fs *fnState) samplerConst(in *spirv.Inst) *ir.Value {
 // image's channel type already determines, are accepted. It returns the
 // Lod operand's id, or 0.
 func (fs *fnState) imageOperands(in *spirv.Inst, k int) spirv.ID {
-	if k >= len(in.Ops) {
+	if k >= len(in.Ops()) {
 		return 0
 	}
 	mask := grammar.ImageOperands(in.Word(k))
@@ -48,7 +48,7 @@ func (fs *fnState) imageOperands(in *spirv.Inst, k int) spirv.ID {
 	}
 	if mask&grammar.ImageOperandsLod != 0 {
 		// Lod is the lowest bit with a parameter.
-		if k+1 >= len(in.Ops) {
+		if k+1 >= len(in.Ops()) {
 			fs.invalid("Lod without its operand")
 		}
 		return in.IDOp(k + 1)

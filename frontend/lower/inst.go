@@ -117,7 +117,7 @@ var ignored = map[grammar.Opcode]bool{
 // inst lowers one instruction that is not a block terminator.
 func (fs *fnState) inst(in *spirv.Inst) {
 	if op, ok := simpleOps[in.Opcode]; ok {
-		args := make([]*ir.Value, len(in.Ops)-2)
+		args := make([]*ir.Value, len(in.Ops())-2)
 		for k := range args {
 			args[k] = fs.valOp(in, k+2)
 		}
@@ -187,7 +187,7 @@ func (fs *fnState) inst(in *spirv.Inst) {
 
 	case grammar.OpCompositeConstruct:
 		t := fs.typOf(in)
-		args := make([]*ir.Value, len(in.Ops)-2)
+		args := make([]*ir.Value, len(in.Ops())-2)
 		for k := range args {
 			args[k] = fs.valOp(in, k+2)
 		}
@@ -198,7 +198,7 @@ func (fs *fnState) inst(in *spirv.Inst) {
 		fs.compositeInsert(in)
 	case grammar.OpVectorShuffle:
 		a, b := fs.valOp(in, 2), fs.valOp(in, 3)
-		lanes := make([]int32, len(in.Ops)-4)
+		lanes := make([]int32, len(in.Ops())-4)
 		for k := range lanes {
 			if w := in.Word(k + 4); w == 0xFFFFFFFF {
 				lanes[k] = -1
@@ -285,7 +285,7 @@ func (fs *fnState) convFlags(id spirv.ID) ir.ConvFlags {
 		switch d.Kind {
 		case grammar.DecorationFPRoundingMode:
 			in := fs.m.DecorationInst(d)
-			if d.Arg+1 < len(in.Ops) {
+			if d.Arg+1 < len(in.Ops()) {
 				var ok bool
 				if r, ok = roundings[grammar.FPRoundingMode(in.Word(d.Arg+1))]; !ok {
 					fs.invalid("rounding mode %d", in.Word(d.Arg+1))
@@ -306,7 +306,7 @@ func (fs *fnState) checkRounding(in *spirv.Inst) {
 	}
 	if d, ok := fs.m.Decorated(in.Result, grammar.DecorationFPRoundingMode); ok {
 		di := fs.m.DecorationInst(d)
-		if d.Arg+1 < len(di.Ops) && grammar.FPRoundingMode(di.Word(d.Arg+1)) != grammar.FPRoundingModeRTE {
+		if d.Arg+1 < len(di.Ops()) && grammar.FPRoundingMode(di.Word(d.Arg+1)) != grammar.FPRoundingModeRTE {
 			fs.unsupported("a rounding mode on %s (the IR takes rounding modes on conversions only)", in.Opcode)
 		}
 	}
@@ -328,7 +328,7 @@ func (fs *fnState) loopHint(in *spirv.Inst) {
 				}
 			}
 		}
-		if k < len(in.Ops) {
+		if k < len(in.Ops()) {
 			h.Count = int(in.Word(k))
 		}
 	}
@@ -462,7 +462,7 @@ func (fs *fnState) genericMemSemantics(in *spirv.Inst) {
 // compositeExtract lowers OpCompositeExtract, one extract per index.
 func (fs *fnState) compositeExtract(in *spirv.Inst) {
 	id := in.IDOp(2)
-	if sp := fs.special[id]; sp != nil && sp.kind == specBuiltinVec && len(in.Ops) == 4 {
+	if sp := fs.special[id]; sp != nil && sp.kind == specBuiltinVec && len(in.Ops()) == 4 {
 		d := int(in.Word(3))
 		if d < 0 || d >= sp.t.Len {
 			fs.invalid("component %d of a %d-component built-in", d, sp.t.Len)
@@ -472,7 +472,7 @@ func (fs *fnState) compositeExtract(in *spirv.Inst) {
 		return
 	}
 	v := fs.val(id)
-	for k := 3; k < len(in.Ops); k++ {
+	for k := 3; k < len(in.Ops()); k++ {
 		i := int64(in.Word(k))
 		x := fs.newValue(ir.OpExtract, fs.elemType(v.Type, i), v)
 		x.AuxInt = i
@@ -488,7 +488,7 @@ func (fs *fnState) compositeExtract(in *spirv.Inst) {
 // the enclosing composites, insert at the bottom, insert back up.
 func (fs *fnState) compositeInsert(in *spirv.Inst) {
 	obj, comp := fs.valOp(in, 2), fs.valOp(in, 3)
-	n := len(in.Ops) - 4
+	n := len(in.Ops()) - 4
 	if n <= 0 {
 		fs.setVal(in.Result, obj)
 		return
@@ -525,7 +525,7 @@ func (fs *fnState) call(in *spirv.Inst) {
 	if g == nil {
 		fs.invalid("%s has no body", fs.idName(callee))
 	}
-	args := make([]*ir.Value, len(in.Ops)-3)
+	args := make([]*ir.Value, len(in.Ops())-3)
 	for k := range args {
 		args[k] = fs.valOp(in, k+3)
 	}

@@ -370,7 +370,7 @@ func (l *lowerer) funcName(sf *spirv.Function) string {
 func (l *lowerer) linkageName(id spirv.ID) string {
 	if d, ok := l.m.Decorated(id, grammar.DecorationLinkageAttributes); ok {
 		in := l.m.DecorationInst(d)
-		if d.Arg+1 < len(in.Ops) {
+		if d.Arg+1 < len(in.Ops()) {
 			return in.String(d.Arg + 1)
 		}
 	}
@@ -381,7 +381,7 @@ func (l *lowerer) linkageName(id spirv.ID) string {
 func (l *lowerer) isImport(id spirv.ID) bool {
 	if d, ok := l.m.Decorated(id, grammar.DecorationLinkageAttributes); ok {
 		in := l.m.DecorationInst(d)
-		if d.Arg+2 < len(in.Ops) {
+		if d.Arg+2 < len(in.Ops()) {
 			return grammar.LinkageType(in.Word(d.Arg+2)) == grammar.LinkageTypeImport
 		}
 	}
@@ -480,7 +480,7 @@ func (l *lowerer) paramAttr(id spirv.ID, t *ir.Type) ir.ParamAttr {
 		}
 		in := l.m.DecorationInst(d)
 		arg := func() uint32 {
-			if d.Arg+1 < len(in.Ops) {
+			if d.Arg+1 < len(in.Ops()) {
 				return in.Word(d.Arg + 1)
 			}
 			return 0
@@ -576,7 +576,7 @@ func (l *lowerer) execMode(f *ir.Func, in *spirv.Inst) {
 	mode := grammar.ExecutionMode(in.Word(1))
 	lits := func(n int) [3]int {
 		var v [3]int
-		if len(in.Ops) < 2+n {
+		if len(in.Ops()) < 2+n {
 			l.invalid("%s needs %d operands", mode, n)
 		}
 		for i := 0; i < n; i++ {

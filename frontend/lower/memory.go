@@ -19,7 +19,7 @@ func (fs *fnState) variable(in *spirv.Inst) {
 	v := fs.hoist(ir.OpAlloca, t)
 	v.AuxInt = int64(fs.alignment(in.Result))
 	fs.def(in, v)
-	if len(in.Ops) > 3 {
+	if len(in.Ops()) > 3 {
 		init := fs.valOp(in, 3)
 		if init.Type != t.Elem {
 			fs.invalid("the initializer has type %s, the variable %s", init.Type, t.Elem)
@@ -32,7 +32,7 @@ func (fs *fnState) variable(in *spirv.Inst) {
 func (fs *fnState) alignment(id spirv.ID) int {
 	if d, ok := fs.m.Decorated(id, grammar.DecorationAlignment); ok {
 		in := fs.m.DecorationInst(d)
-		if d.Arg+1 < len(in.Ops) {
+		if d.Arg+1 < len(in.Ops()) {
 			return int(in.Word(d.Arg + 1))
 		}
 	}
@@ -42,10 +42,10 @@ func (fs *fnState) alignment(id spirv.ID) int {
 // memFlags reads the Memory Operands starting at operand k of in.
 func (fs *fnState) memFlags(in *spirv.Inst, k int) ir.MemFlags {
 	align, vol := 0, false
-	if k < len(in.Ops) {
+	if k < len(in.Ops()) {
 		mask := grammar.MemoryAccess(in.Word(k))
 		vol = mask&grammar.MemoryAccessVolatile != 0
-		if mask&grammar.MemoryAccessAligned != 0 && k+1 < len(in.Ops) {
+		if mask&grammar.MemoryAccessAligned != 0 && k+1 < len(in.Ops()) {
 			// Aligned is the lowest bit with a parameter, so its
 			// literal comes first.
 			align = int(in.Word(k + 1))
@@ -72,7 +72,7 @@ func (fs *fnState) load(in *spirv.Inst) {
 			return
 		}
 	}
-	if def := fs.m.Def(pid); def != nil && def.Opcode == grammar.OpVariable && len(def.Ops) > 3 {
+	if def := fs.m.Def(pid); def != nil && def.Opcode == grammar.OpVariable && len(def.Ops()) > 3 {
 		if init := fs.m.Def(def.IDOp(3)); init != nil && init.Opcode == grammar.OpConstantSampler && fs.globals[pid] == nil {
 			fs.def(in, fs.samplerConst(init))
 			return
@@ -162,7 +162,7 @@ func (fs *fnState) builtinChain(in *spirv.Inst, b grammar.BuiltIn, idx []spirv.I
 func (fs *fnState) accessChain(in *spirv.Inst) {
 	baseID := in.IDOp(2)
 	ptrChain := in.Opcode == grammar.OpPtrAccessChain || in.Opcode == grammar.OpInBoundsPtrAccessChain
-	idx := make([]spirv.ID, len(in.Ops)-3)
+	idx := make([]spirv.ID, len(in.Ops())-3)
 	for k := range idx {
 		idx[k] = in.IDOp(k + 3)
 	}
@@ -269,7 +269,7 @@ func (fs *fnState) copyMemory(in *spirv.Inst) {
 	// Up to two memory operands (target, then source): the copy takes
 	// the smaller alignment and is volatile if either is.
 	f := fs.memFlags(in, k)
-	if k < len(in.Ops) {
+	if k < len(in.Ops()) {
 		n := 1
 		mask := uint32(in.Word(k))
 		for bit := uint32(1); bit != 0 && bit <= mask; bit <<= 1 {
@@ -279,7 +279,7 @@ func (fs *fnState) copyMemory(in *spirv.Inst) {
 				}
 			}
 		}
-		if k+n < len(in.Ops) {
+		if k+n < len(in.Ops()) {
 			g := fs.memFlags(in, k+n)
 			align := f.Align()
 			if align == 0 || g.Align() != 0 && g.Align() < align {

@@ -195,7 +195,7 @@ var groupKinds = map[grammar.GroupOperation]ir.GroupKind{
 func (fs *fnState) group(in *spirv.Inst) bool {
 	if op, ok := groupOps[in.Opcode]; ok {
 		kind, ok := groupKinds[grammar.GroupOperation(in.Word(3))]
-		if !ok || len(in.Ops) > 5 {
+		if !ok || len(in.Ops()) > 5 {
 			fs.unsupported("group operation %s is not supported", grammar.GroupOperation(in.Word(3)))
 		}
 		t := fs.typOf(in)

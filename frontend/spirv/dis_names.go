@@ -185,7 +185,7 @@ func (nm *nameMapper) saveNumber(id ID) {
 func (nm *nameMapper) nameOf(id ID) string { return nm.names.name(id) }
 
 func (nm *nameMapper) inst(in *Inst) {
-	ws := in.Words
+	ws := in.Words()
 	word := func(i int) uint32 {
 		if i < len(ws) {
 			return ws[i]
@@ -195,7 +195,7 @@ func (nm *nameMapper) inst(in *Inst) {
 	id := in.Result
 	switch in.Opcode {
 	case grammar.OpName:
-		if len(in.Ops) >= 2 {
+		if len(in.Ops()) >= 2 {
 			nm.save(in.IDOp(0), in.String(1))
 		}
 		return
@@ -268,7 +268,7 @@ func (nm *nameMapper) inst(in *Inst) {
 		nm.save(id, "Queue")
 	case grammar.OpTypeOpaque:
 		s := ""
-		if len(in.Ops) >= 2 {
+		if len(in.Ops()) >= 2 {
 			s = in.String(1)
 		}
 		nm.save(id, "Opaque_"+sanitize(s))
@@ -284,8 +284,8 @@ func (nm *nameMapper) inst(in *Inst) {
 		nm.save(id, "false")
 	case grammar.OpConstant:
 		var v []byte
-		if len(in.Ops) >= 3 {
-			v = nm.m.appendNumber(nil, in, in.Ops[2])
+		if len(in.Ops()) >= 3 {
+			v = nm.m.appendNumber(nil, in, in.Ops()[2])
 		}
 		for i, c := range v {
 			if c == '-' {

@@ -21,6 +21,7 @@ type Module struct {
 	Names       map[ID]string
 	MemberNames map[MemberKey]string
 
+	st          *store
 	decorations map[ID][]Decoration
 	defs        defTable
 }
@@ -217,7 +218,7 @@ func SectionOf(in *Inst) Section {
 	case grammar.OpNop, grammar.OpLine, grammar.OpNoLine:
 		return SecAny
 	case grammar.OpExtInst:
-		if in.ExtSet == nil {
+		if in.ExtSet() == nil {
 			return SecAny
 		}
 		return SecGlobal
@@ -336,12 +337,12 @@ func (m *Module) structure() error {
 		group := in.IDOp(0)
 		targets := m.decorations[group]
 		if in.Opcode == grammar.OpGroupDecorate {
-			for a := 1; a < len(in.Ops); a++ {
+			for a := 1; a < len(in.Ops()); a++ {
 				id := in.IDOp(a)
 				m.decorations[id] = append(m.decorations[id], targets...)
 			}
 		} else {
-			for a := 1; a+1 < len(in.Ops); a += 2 {
+			for a := 1; a+1 < len(in.Ops()); a += 2 {
 				id, member := in.IDOp(a), int32(in.Word(a+1))
 				for _, d := range targets {
 					d.Member = member

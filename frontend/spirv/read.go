@@ -63,6 +63,7 @@ func ReadWords(words []uint32) (*Module, error) {
 		m: &Module{
 			Header:  h,
 			Words:   words,
+			st:      &store{words: words},
 			ExtSets: map[ID]*grammar.ExtSet{},
 		},
 		numTypes: map[ID]numType{},
@@ -175,11 +176,7 @@ func (r *reader) scan() error {
 		if info == nil {
 			return r.instErr(off, "binary.opcode", "unknown opcode %d", op)
 		}
-		r.m.Insts = append(r.m.Insts, Inst{
-			Opcode: op,
-			Offset: uint32(off),
-			Words:  words[off : off+wc : off+wc],
-		})
+		r.m.Insts = append(r.m.Insts, Inst{st: r.m.st, Opcode: op, Offset: uint32(off)})
 		in := &r.m.Insts[len(r.m.Insts)-1]
 		if op == grammar.OpSwitch {
 			// The selector's type may be defined later in the binary
@@ -228,7 +225,7 @@ var plans = func() []plan {
 // decode decodes the operands of in by the grammar.
 func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 	off := int(in.Offset)
-	ws := in.Words
+	ws := in.Words()
 	start := len(r.ops)
 	pl := &plans[in.Opcode]
 	pos := 1
@@ -285,7 +282,8 @@ func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 	if pos != len(ws) {
 		return r.instErr(off, "binary.operand", "%s has %d words, more than its operands use (%d)", info.Name, len(ws), pos)
 	}
-	in.Ops = r.ops[start:len(r.ops):len(r.ops)]
+	in.ops, in.nops = uint32(start), uint16(len(r.ops)-start)
+	r.m.st.ops = r.ops
 	return nil
 }
 
@@ -304,7 +302,7 @@ func (r *reader) add(k grammar.Kind, num NumType, pos, n int) {
 // the number of words it takes; parameters it implies are pushed on
 // r.pending.
 func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
-	ws := in.Words
+	ws := in.Words()
 	off := int(in.Offset)
 	w := ws[pos]
 	k := o.Kind
@@ -406,7 +404,12 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 		if !ok {
 			return 0, r.instErr(off, "binary.ext-set", "OpExtInst set %%%d is not an OpExtInstImport defined earlier", ws[3])
 		}
-		in.ExtSet, in.ExtOp = set, w
+		in.ExtOp = w
+		for i, s := range grammar.ExtSets() {
+			if s == set && set != nil {
+				in.ext = uint8(i + 1)
+			}
+		}
 		r.add(k, NumNone, pos, 1)
 		if set == nil { // NonSemantic: <id> operands only
 			r.pending = append(r.pending, grammar.Operand{Kind: grammar.KindIdRef, Quant: grammar.Variadic})
@@ -443,7 +446,7 @@ func (r *reader) pushParams(ps []grammar.Operand) {
 // noteResult records facts about a result needed while decoding later
 // instructions.
 func (r *reader) noteResult(in *Inst) {
-	ws := in.Words
+	ws := in.Words()
 	switch in.Opcode {
 	case grammar.OpTypeInt:
 		if len(ws) == 4 {

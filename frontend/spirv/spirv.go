@@ -59,51 +59,92 @@ type Operand struct {
 	Len  uint16  // number of words
 }
 
-// Inst is one instruction.
+// Inst is one instruction. It is small and holds a single pointer (to
+// the words and operands it shares with the rest of its module), since a
+// module may hold millions of them.
 type Inst struct {
-	Opcode grammar.Opcode
-	// ExtSet and ExtOp identify the extended instruction of an OpExtInst
-	// (ExtSet nil for a NonSemantic set). For OpSpecConstantOp, SpecOp is
-	// the opcode of the operation.
-	ExtSet *grammar.ExtSet
+	st     *store
+	Offset uint32 // word offset in the module of the first word
+	Type   ID     // result type <id>, or 0
+	Result ID     // result <id>, or 0
+	// ExtOp is the extended instruction of an OpExtInst (see ExtSet).
 	ExtOp  uint32
+	ops    uint32 // index of the first operand in st.ops
+	Opcode grammar.Opcode
+	// SpecOp is the operation of an OpSpecConstantOp.
 	SpecOp grammar.Opcode
-	Offset uint32   // word offset in the module of the first word
-	Type   ID       // result type <id>, or 0
-	Result ID       // result <id>, or 0
-	Words  []uint32 // all words, the first one included
-	Ops    []Operand
+	nops   uint16
+	ext    uint8 // 1 + index in grammar.ExtSets() of an OpExtInst's set; 0 for none or NonSemantic
+}
+
+// store holds the words and decoded operands of a module's instructions.
+type store struct {
+	words []uint32
+	ops   []Operand
+}
+
+// Words returns all the instruction's words, the first one included.
+func (in *Inst) Words() []uint32 {
+	return in.st.words[in.Offset : in.Offset+in.st.words[in.Offset]>>16 : in.Offset+in.st.words[in.Offset]>>16]
+}
+
+// Ops returns the decoded operands.
+func (in *Inst) Ops() []Operand {
+	return in.st.ops[in.ops : in.ops+uint32(in.nops) : in.ops+uint32(in.nops)]
+}
+
+// ExtSet returns the extended instruction set of an OpExtInst, nil for a
+// NonSemantic set or another instruction.
+func (in *Inst) ExtSet() *grammar.ExtSet {
+	if in.ext == 0 {
+		return nil
+	}
+	return grammar.ExtSets()[in.ext-1]
+}
+
+// WithOps returns a copy of the instruction whose operands are ops (which
+// must refer to words of the instruction): for example an
+// OpSpecConstantOp read as the operation it applies.
+func (in *Inst) WithOps(ops []Operand) Inst {
+	c := *in
+	c.st = &store{words: in.st.words, ops: ops}
+	c.ops, c.nops = 0, uint16(len(ops))
+	return c
 }
 
 // Info returns the grammar description of the instruction's opcode.
 func (in *Inst) Info() *grammar.Inst { return grammar.Lookup(in.Opcode) }
 
 // Word returns the first word of operand i.
-func (in *Inst) Word(i int) uint32 { return in.Words[in.Ops[i].Off] }
+func (in *Inst) Word(i int) uint32 {
+	return in.st.words[in.Offset+uint32(in.Ops()[i].Off)]
+}
 
 // IDOp returns operand i as an <id>.
-func (in *Inst) IDOp(i int) ID { return ID(in.Words[in.Ops[i].Off]) }
+func (in *Inst) IDOp(i int) ID { return ID(in.Word(i)) }
 
 // String returns operand i read as a literal string.
 func (in *Inst) String(i int) string {
-	op := in.Ops[i]
-	s, _ := decodeString(in.Words[op.Off : op.Off+op.Len])
+	op := in.Ops()[i]
+	ws := in.Words()
+	s, _ := decodeString(ws[op.Off : op.Off+op.Len])
 	return s
 }
 
 // Literal returns operand i as an unsigned number of one or two words
 // (low-order word first, as SPIR-V stores them).
 func (in *Inst) Literal(i int) uint64 {
-	op := in.Ops[i]
-	v := uint64(in.Words[op.Off])
+	op := in.Ops()[i]
+	ws := in.Words()
+	v := uint64(ws[op.Off])
 	if op.Len > 1 {
-		v |= uint64(in.Words[op.Off+1]) << 32
+		v |= uint64(ws[op.Off+1]) << 32
 	}
 	return v
 }
 
 // NumOps returns the number of decoded operands.
-func (in *Inst) NumOps() int { return len(in.Ops) }
+func (in *Inst) NumOps() int { return int(in.nops) }
 
 // decodeString reads a NUL-terminated UTF-8 literal string packed in words
 // and returns it with the number of words it occupies; n is 0 when the

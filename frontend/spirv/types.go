@@ -48,7 +48,7 @@ func (m *Module) Type(id ID) Type {
 	}
 	t := Type{Op: in.Opcode, ID: id}
 	w := func(i int) uint32 {
-		if i < len(in.Ops) {
+		if i < len(in.Ops()) {
 			return in.Word(i)
 		}
 		return 0
@@ -72,12 +72,12 @@ func (m *Module) Type(id ID) Type {
 			t.Elem = ID(w(0))
 		}
 	case grammar.OpTypeStruct:
-		for i := 1; i < len(in.Ops); i++ {
+		for i := 1; i < len(in.Ops()); i++ {
 			t.Members = append(t.Members, in.IDOp(i))
 		}
 	case grammar.OpTypeFunction:
 		t.Elem = ID(w(1))
-		for i := 2; i < len(in.Ops); i++ {
+		for i := 2; i < len(in.Ops()); i++ {
 			t.Members = append(t.Members, in.IDOp(i))
 		}
 	case grammar.OpTypeImage:
@@ -86,7 +86,7 @@ func (m *Module) Type(id ID) Type {
 			Dim: grammar.Dim(w(2)), Depth: w(3), Arrayed: w(4), MS: w(5), Sampled: w(6),
 			Format: grammar.ImageFormat(w(7)),
 		}
-		if len(in.Ops) > 8 {
+		if len(in.Ops()) > 8 {
 			t.Image.Access, t.Image.HasAccess = grammar.AccessQualifier(w(8)), true
 		}
 	case grammar.OpTypePipe:
@@ -134,7 +134,7 @@ func (t Type) Components() uint32 {
 // OpSpecConstant's default) id, sign-extended when its type is signed.
 func (m *Module) ConstantValue(id ID) (uint64, bool) {
 	in := m.defOf(id)
-	if in == nil || (in.Opcode != grammar.OpConstant && in.Opcode != grammar.OpSpecConstant) || len(in.Ops) < 3 {
+	if in == nil || (in.Opcode != grammar.OpConstant && in.Opcode != grammar.OpSpecConstant) || len(in.Ops()) < 3 {
 		return 0, false
 	}
 	t := m.Type(in.Type)

@@ -76,7 +76,7 @@ func checkEnvCallGraph(c *checker) {
 			continue
 		}
 		entryName := ""
-		if len(in.Ops) > 2 {
+		if len(in.Ops()) > 2 {
 			entryName = in.String(2)
 		}
 		color[root] = onPath

@@ -174,7 +174,7 @@ func checkEnvCaps(c *checker) {
 		}
 		switch in.Opcode {
 		case grammar.OpCapability:
-			if len(in.Ops) == 0 {
+			if len(in.Ops()) == 0 {
 				continue
 			}
 			cp := grammar.Capability(in.Word(0))
@@ -186,7 +186,7 @@ func checkEnvCaps(c *checker) {
 				c.errorf(i, "env.capability-device", "capability %s is not supported on %s: the device does not report %s", cp, e.dev.Name, ec.feature)
 			}
 		case grammar.OpExtension:
-			if len(in.Ops) == 0 {
+			if len(in.Ops()) == 0 {
 				continue
 			}
 			name := in.String(0)
@@ -348,10 +348,10 @@ func checkEnabled(c *checker, x *envIndex) {
 	// The enumerants of the instructions the scan could not read.
 	for _, i32 := range x.lists[envEnumSet] {
 		in := &m.Insts[i32]
-		for j := range in.Ops {
-			o := in.Ops[j]
+		for j := range in.Ops() {
+			o := in.Ops()[j]
 			if int(o.Kind) < len(envKindCat) && (envKindCat[o.Kind] == grammar.ValueEnum || envKindCat[o.Kind] == grammar.BitEnum) {
-				x.noteEnum(o.Kind, in.Words[o.Off], int(i32))
+				x.noteEnum(o.Kind, in.Words()[o.Off], int(i32))
 			}
 		}
 	}
@@ -396,8 +396,8 @@ func checkEnumEnabled(c *checker, e *envModule, i int, k grammar.Kind, v uint32)
 	}
 	// Find the operand, for the message.
 	j := -1
-	for n, o := range in.Ops {
-		if o.Kind == k && (in.Words[o.Off] == v || envKindCat[k] == grammar.BitEnum && in.Words[o.Off]&v != 0) {
+	for n, o := range in.Ops() {
+		if o.Kind == k && (in.Words()[o.Off] == v || envKindCat[k] == grammar.BitEnum && in.Words()[o.Off]&v != 0) {
 			j = n
 			break
 		}

@@ -77,13 +77,13 @@ func newEnvModule(c *checker) *envModule {
 		}
 		switch in.Opcode {
 		case grammar.OpCapability:
-			if len(in.Ops) > 0 {
+			if len(in.Ops()) > 0 {
 				cp := grammar.Capability(in.Word(0))
 				e.declared.add(cp)
 				stack = append(stack, cp)
 			}
 		case grammar.OpExtension:
-			if len(in.Ops) > 0 {
+			if len(in.Ops()) > 0 {
 				e.exts = append(e.exts, in.String(0))
 			}
 		}
@@ -151,7 +151,7 @@ func envName(m *spirv.Module, id spirv.ID) string {
 
 // envOpID returns operand i of in as an <id>, or 0 when there is none.
 func envOpID(in *spirv.Inst, i int) spirv.ID {
-	if i < 0 || i >= len(in.Ops) {
+	if i < 0 || i >= len(in.Ops()) {
 		return 0
 	}
 	return in.IDOp(i)
@@ -439,7 +439,7 @@ func (x *envIndex) scanWords(m *spirv.Module) bool {
 		off += wc
 	}
 	last := &m.Insts[n-1]
-	return i == n && off == len(ws) && int(last.Offset)+len(last.Words) == off
+	return i == n && off == len(ws) && int(last.Offset)+len(last.Words()) == off
 }
 
 func (x *envIndex) scanInsts(m *spirv.Module) {
@@ -450,13 +450,13 @@ func (x *envIndex) scanInsts(m *spirv.Module) {
 		x.note(i, op)
 		if op < len(envFastEnum) {
 			for _, s := range envFastEnum[op] {
-				if int(s.word) < len(in.Words) {
-					x.noteEnum(s.kind, in.Words[s.word], i)
+				if int(s.word) < len(in.Words()) {
+					x.noteEnum(s.kind, in.Words()[s.word], i)
 				}
 			}
 		}
-		if in.Opcode == grammar.OpExtInst && len(in.Words) > 4 {
-			x.noteExtInst(m, i, in.Words[3], in.Words[4])
+		if in.Opcode == grammar.OpExtInst && len(in.Words()) > 4 {
+			x.noteExtInst(m, i, in.Words()[3], in.Words()[4])
 		}
 	}
 }

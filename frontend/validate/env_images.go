@@ -30,7 +30,7 @@ func checkEnvImages(c *checker) {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpTypeImage:
-			if len(in.Ops) < 8 {
+			if len(in.Ops()) < 8 {
 				continue
 			}
 			if t := m.Def(in.IDOp(1)); t == nil || t.Opcode != grammar.OpTypeVoid {
@@ -59,17 +59,17 @@ func checkEnvImages(c *checker) {
 			if format != grammar.ImageFormatUnknown {
 				c.errorf(i, "env.image-format", "image format %s is not supported: the Image Format must be Unknown", format)
 			}
-			if len(in.Ops) < 9 {
+			if len(in.Ops()) < 9 {
 				c.errorf(i, "env.image-access", "the image type has no Access Qualifier; Level Zero requires one (ReadOnly, WriteOnly or ReadWrite)")
 			}
 		case grammar.OpImageWrite:
 			// Image, Coordinate, Texel, [Image Operands, ...]
-			if len(in.Ops) > 3 && in.Word(3) != 0 {
+			if len(in.Ops()) > 3 && in.Word(3) != 0 {
 				c.errorf(i, "env.image-write-operands", "OpImageWrite must not have Image Operands (it has %s)", envImageOperandNames(in.Word(3)))
 			}
 		case grammar.OpImageRead, grammar.OpImageSampleExplicitLod:
 			// Result Type, Result, Image, Coordinate, [Image Operands, ...]
-			if len(in.Ops) > 4 && grammar.ImageOperands(in.Word(4))&grammar.ImageOperandsConstOffset != 0 {
+			if len(in.Ops()) > 4 && grammar.ImageOperands(in.Word(4))&grammar.ImageOperandsConstOffset != 0 {
 				c.errorf(i, "env.image-read-offset", "%s must not have the ConstOffset Image Operand", in.Opcode)
 			}
 		}

@@ -32,7 +32,7 @@ func checkEnvKernel(c *checker) {
 	var seen []spirv.ID
 	for _, i32 := range envOf(c).lists[envEntrySet] {
 		in := &m.Insts[i32]
-		if len(in.Ops) < 3 {
+		if len(in.Ops()) < 3 {
 			continue
 		}
 		id := in.IDOp(1)
@@ -120,7 +120,7 @@ func envArgMember(m *spirv.Module, typ spirv.ID, depth int) string {
 	case grammar.OpTypeArray:
 		return envArgMember(m, envOpID(in, 1), depth+1)
 	case grammar.OpTypeStruct:
-		for j := 1; j < len(in.Ops); j++ {
+		for j := 1; j < len(in.Ops()); j++ {
 			if why := envArgMember(m, in.IDOp(j), depth+1); why != "" {
 				return why
 			}
@@ -137,7 +137,7 @@ func envByVal(m *spirv.Module, id spirv.ID) bool {
 			continue
 		}
 		dec := m.DecorationInst(d)
-		if d.Arg+1 < len(dec.Ops) && grammar.FunctionParameterAttribute(dec.Word(d.Arg+1)) == grammar.FunctionParameterAttributeByVal {
+		if d.Arg+1 < len(dec.Ops()) && grammar.FunctionParameterAttribute(dec.Word(d.Arg+1)) == grammar.FunctionParameterAttributeByVal {
 			return true
 		}
 	}

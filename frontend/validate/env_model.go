@@ -22,14 +22,14 @@ func checkEnvModel(c *checker) {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpEntryPoint:
-			if len(in.Ops) < 3 {
+			if len(in.Ops()) < 3 {
 				continue
 			}
 			if em := grammar.ExecutionModel(in.Word(0)); em != grammar.ExecutionModelKernel {
 				c.errorf(i, "env.execution-model", "entry point %q uses the %s execution model; Level Zero entry points must use Kernel", in.String(2), em)
 			}
 		case grammar.OpMemoryModel:
-			if len(in.Ops) < 2 {
+			if len(in.Ops()) < 2 {
 				continue
 			}
 			if am := grammar.AddressingModel(in.Word(0)); am != grammar.AddressingModelPhysical64 {

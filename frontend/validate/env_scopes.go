@@ -57,8 +57,8 @@ func checkEnvScopes(c *checker) {
 		in := &m.Insts[i]
 		roles := envScopeRoles[in.Opcode]
 		k := 0
-		for j := range in.Ops {
-			if in.Ops[j].Kind != grammar.KindIdScope {
+		for j := range in.Ops() {
+			if in.Ops()[j].Kind != grammar.KindIdScope {
 				continue
 			}
 			role := scopeOther

@@ -31,7 +31,7 @@ func checkEnvTypes(c *checker) {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpTypeInt:
-			if len(in.Ops) < 3 {
+			if len(in.Ops()) < 3 {
 				continue
 			}
 			width, signed := in.Word(1), in.Word(2)
@@ -55,11 +55,11 @@ func checkEnvTypes(c *checker) {
 				c.errorf(i, "env.type-capability", "%s type requires the %s capability", envA(strconv.FormatUint(uint64(width), 10)+"-bit integer"), need)
 			}
 		case grammar.OpTypeFloat:
-			if len(in.Ops) < 2 {
+			if len(in.Ops()) < 2 {
 				continue
 			}
 			width := in.Word(1)
-			if len(in.Ops) > 2 {
+			if len(in.Ops()) > 2 {
 				// An FP encoding (BFloat16, FP8, ...) is not IEEE.
 				c.errorf(i, "env.float-width", "floating-point encoding %s is not supported: float types are IEEE 754 binary16, binary32 or binary64", grammar.KindFPEncoding.EnumName(in.Word(2)))
 				continue
@@ -78,7 +78,7 @@ func checkEnvTypes(c *checker) {
 				c.errorf(i, "env.float-width", "%d-bit floats are not supported: float types are 16, 32 or 64 bits wide", width)
 			}
 		case grammar.OpTypeVector:
-			if len(in.Ops) < 3 {
+			if len(in.Ops()) < 3 {
 				continue
 			}
 			switch n := in.Word(2); n {

@@ -40,7 +40,7 @@ func checkFunctions(c *checker) {
 			fd = nil
 		}
 		if fd != nil {
-			np := len(fd.Ops) - 2
+			np := len(fd.Ops()) - 2
 			if len(f.Params) != np {
 				at := f.Def
 				if len(f.Params) > np {
@@ -110,7 +110,7 @@ func checkEntryPoints(c *checker, v *stView) {
 		if in.Opcode == grammar.OpFunction {
 			break
 		}
-		if in.Opcode != grammar.OpEntryPoint || len(in.Ops) < 3 {
+		if in.Opcode != grammar.OpEntryPoint || len(in.Ops()) < 3 {
 			continue
 		}
 		model, _ := stOpWord(in, 0)
@@ -125,7 +125,7 @@ func checkEntryPoints(c *checker, v *stView) {
 		// Interfaces: module-level Input or Output variables until SPIR-V
 		// 1.4, which lists every global variable the entry point uses.
 		if m.Header.SPIRVVersion() < grammar.MakeVersion(1, 4) {
-			for k := 3; k < len(in.Ops); k++ {
+			for k := 3; k < len(in.Ops()); k++ {
 				id := stOpID(in, k)
 				vd := v.def(id)
 				if vd == nil || vd.Opcode != grammar.OpVariable {

@@ -145,7 +145,7 @@ func newStView(m *spirv.Module, fa *stFacts) *stView {
 	}
 	for i := range m.Insts {
 		in := &m.Insts[i]
-		if in.Opcode == grammar.OpCapability && len(in.Ops) > 0 {
+		if in.Opcode == grammar.OpCapability && len(in.Ops()) > 0 {
 			add(grammar.Capability(in.Word(0)), 0)
 		}
 		if in.Opcode == grammar.OpFunction {
@@ -203,18 +203,18 @@ func (v *stView) typeOf(id spirv.ID) spirv.ID {
 // stOpID returns operand k of in as an <id>, or 0 when there is no such
 // operand or it is not an <id>.
 func stOpID(in *spirv.Inst, k int) spirv.ID {
-	if k < 0 || k >= len(in.Ops) || !stIsIDKind(in.Ops[k].Kind) {
+	if k < 0 || k >= len(in.Ops()) || !stIsIDKind(in.Ops()[k].Kind) {
 		return 0
 	}
-	return spirv.ID(in.Words[in.Ops[k].Off])
+	return spirv.ID(in.Words()[in.Ops()[k].Off])
 }
 
 // stOpWord returns the first word of operand k of in, or 0 and false.
 func stOpWord(in *spirv.Inst, k int) (uint32, bool) {
-	if k < 0 || k >= len(in.Ops) {
+	if k < 0 || k >= len(in.Ops()) {
 		return 0, false
 	}
-	return in.Words[in.Ops[k].Off], true
+	return in.Words()[in.Ops()[k].Off], true
 }
 
 // tdef returns the declaration of type t when it has opcode op, or nil.
@@ -229,10 +229,10 @@ func (v *stView) tdef(t spirv.ID, op grammar.Opcode) *spirv.Inst {
 // stWord returns word k (counting the opcode word as 0) of instruction
 // d, or 0.
 func stWord(d *spirv.Inst, k int) uint32 {
-	if d == nil || k >= len(d.Words) {
+	if d == nil || k >= len(d.Words()) {
 		return 0
 	}
-	return d.Words[k]
+	return d.Words()[k]
 }
 
 // Scalar kinds of stShape.
@@ -307,10 +307,10 @@ func (v *stView) scalarShapeOf(d *spirv.Inst, t spirv.ID) stShape {
 // pointer returns the storage class and pointee of the pointer type t.
 func (v *stView) pointer(t spirv.ID) (grammar.StorageClass, spirv.ID, bool) {
 	d := v.def(t)
-	if d == nil || d.Opcode != grammar.OpTypePointer || len(d.Words) < 4 {
+	if d == nil || d.Opcode != grammar.OpTypePointer || len(d.Words()) < 4 {
 		return 0, 0, false
 	}
-	return grammar.StorageClass(d.Words[2]), spirv.ID(d.Words[3]), true
+	return grammar.StorageClass(d.Words()[2]), spirv.ID(d.Words()[3]), true
 }
 
 // tOp returns the opcode of type t, or 0 when t is not a type.
@@ -337,21 +337,21 @@ func (v *stView) sameTypeDepth(a, b spirv.ID, depth int) bool {
 		return false
 	}
 	da, db := v.def(a), v.def(b)
-	if da == nil || db == nil || da.Opcode != db.Opcode || len(da.Words) != len(db.Words) {
+	if da == nil || db == nil || da.Opcode != db.Opcode || len(da.Words()) != len(db.Words()) {
 		return false
 	}
 	switch da.Opcode {
 	case grammar.OpTypePointer:
-		return len(da.Words) >= 4 && da.Words[2] == db.Words[2] && v.sameTypeDepth(spirv.ID(da.Words[3]), spirv.ID(db.Words[3]), depth+1)
+		return len(da.Words()) >= 4 && da.Words()[2] == db.Words()[2] && v.sameTypeDepth(spirv.ID(da.Words()[3]), spirv.ID(db.Words()[3]), depth+1)
 	case grammar.OpTypeArray:
-		if len(da.Words) < 4 || !v.sameTypeDepth(spirv.ID(da.Words[2]), spirv.ID(db.Words[2]), depth+1) {
+		if len(da.Words()) < 4 || !v.sameTypeDepth(spirv.ID(da.Words()[2]), spirv.ID(db.Words()[2]), depth+1) {
 			return false
 		}
-		la, oka := v.constUint(spirv.ID(da.Words[3]))
-		lb, okb := v.constUint(spirv.ID(db.Words[3]))
+		la, oka := v.constUint(spirv.ID(da.Words()[3]))
+		lb, okb := v.constUint(spirv.ID(db.Words()[3]))
 		return oka && okb && la == lb
 	case grammar.OpTypeVector:
-		return len(da.Words) >= 4 && da.Words[3] == db.Words[3] && v.sameTypeDepth(spirv.ID(da.Words[2]), spirv.ID(db.Words[2]), depth+1)
+		return len(da.Words()) >= 4 && da.Words()[3] == db.Words()[3] && v.sameTypeDepth(spirv.ID(da.Words()[2]), spirv.ID(db.Words()[2]), depth+1)
 	}
 	return false
 }
@@ -360,7 +360,7 @@ func (v *stView) sameTypeDepth(a, b spirv.ID, depth int) bool {
 // an integer OpSpecConstant, zero-extended from its width.
 func (v *stView) constUint(id spirv.ID) (uint64, bool) {
 	d := v.def(id)
-	if d == nil || (d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant) || len(d.Words) < 4 {
+	if d == nil || (d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant) || len(d.Words()) < 4 {
 		return 0, false
 	}
 	td := v.tdef(d.Type, grammar.OpTypeInt)
@@ -368,9 +368,9 @@ func (v *stView) constUint(id spirv.ID) (uint64, bool) {
 		return 0, false
 	}
 	w := stWord(td, 2)
-	x := uint64(d.Words[3])
-	if len(d.Words) > 4 {
-		x |= uint64(d.Words[4]) << 32
+	x := uint64(d.Words()[3])
+	if len(d.Words()) > 4 {
+		x |= uint64(d.Words()[4]) << 32
 	}
 	if w < 64 {
 		x &= 1<<w - 1
@@ -634,8 +634,8 @@ func newStFacts(m *spirv.Module) *stFacts {
 			if in.Opcode == grammar.OpPhi {
 				fa.phis = append(fa.phis, int32(i))
 				fa.phiOff = append(fa.phiOff, int32(len(fa.phiArgs)))
-				for k := 2; k+1 < len(in.Ops); k += 2 {
-					fa.phiArgs = append(fa.phiArgs, spirv.ID(in.Words[in.Ops[k].Off]), spirv.ID(in.Words[in.Ops[k+1].Off]))
+				for k := 2; k+1 < len(in.Ops()); k += 2 {
+					fa.phiArgs = append(fa.phiArgs, spirv.ID(in.Words()[in.Ops()[k].Off]), spirv.ID(in.Words()[in.Ops()[k+1].Off]))
 				}
 			}
 			if bi >= nb || i < f.Blocks[bi].Label {
@@ -644,13 +644,13 @@ func newStFacts(m *spirv.Module) *stFacts {
 			fa.blockOf[i] = int32(bi)
 			if i == f.Blocks[bi].End-1 {
 				b.targetOff = append(b.targetOff, int32(len(b.targets)))
-				if (in.Opcode == grammar.OpBranchConditional || in.Opcode == grammar.OpSwitch) && len(in.Ops) > 0 {
-					fa.cond[fa.base[fi]+int32(bi)] = spirv.ID(in.Words[in.Ops[0].Off])
+				if (in.Opcode == grammar.OpBranchConditional || in.Opcode == grammar.OpSwitch) && len(in.Ops()) > 0 {
+					fa.cond[fa.base[fi]+int32(bi)] = spirv.ID(in.Words()[in.Ops()[0].Off])
 				}
 				if stBranch(in.Opcode) {
-					for k := 0; k < len(in.Ops); k++ {
-						if in.Ops[k].Kind == grammar.KindIdRef && (k > 0 || in.Opcode == grammar.OpBranch) {
-							b.targets = append(b.targets, spirv.ID(in.Words[in.Ops[k].Off]))
+					for k := 0; k < len(in.Ops()); k++ {
+						if in.Ops()[k].Kind == grammar.KindIdRef && (k > 0 || in.Opcode == grammar.OpBranch) {
+							b.targets = append(b.targets, spirv.ID(in.Words()[in.Ops()[k].Off]))
 						}
 					}
 				}

@@ -48,7 +48,7 @@ const (
 // stRoleOf returns what operand k of in must name, and whether it may be
 // defined later in the binary than in.
 func stRoleOf(in *spirv.Inst, k int) (stRole, bool) {
-	kind := in.Ops[k].Kind
+	kind := in.Ops()[k].Kind
 	if kind == grammar.KindIdResultType {
 		return stRoleType, false
 	}
@@ -300,7 +300,7 @@ func newIDsChecker(c *checker, v *stView) *idsChecker {
 	x := &idsChecker{c: c, v: v, m: m, fa: v.fa, fwdPointers: map[spirv.ID]int{}, firstFunc: v.fa.firstFunc}
 	for i := 0; i < x.firstFunc && i < len(m.Insts); i++ {
 		in := &m.Insts[i]
-		if in.Opcode == grammar.OpTypeForwardPointer && len(in.Ops) > 0 {
+		if in.Opcode == grammar.OpTypeForwardPointer && len(in.Ops()) > 0 {
 			if _, dup := x.fwdPointers[in.IDOp(0)]; !dup {
 				x.fwdPointers[in.IDOp(0)] = i
 			}
@@ -314,12 +314,12 @@ func newIDsChecker(c *checker, v *stView) *idsChecker {
 func (x *idsChecker) inst(i, fi int, f *spirv.Function, b int32) {
 	m := x.m
 	in := &m.Insts[i]
-	for k := range in.Ops {
-		kind := in.Ops[k].Kind
+	for k := range in.Ops() {
+		kind := in.Ops()[k].Kind
 		if kind != grammar.KindIdRef && kind != grammar.KindIdResultType && kind != grammar.KindIdScope && kind != grammar.KindIdMemorySemantics {
 			continue
 		}
-		id := spirv.ID(in.Words[in.Ops[k].Off])
+		id := spirv.ID(in.Words()[in.Ops()[k].Off])
 		di := m.DefIndex(id)
 		if di < 0 {
 			x.c.errorf(i, "ids.undefined", "%s %s is not defined by any instruction", stOpName(in, k), x.v.idStr(id))
@@ -390,10 +390,10 @@ func (x *idsChecker) dominance(i int, in *spirv.Inst, k int, b int32, id spirv.I
 	}
 	g := &x.g
 	if in.Opcode == grammar.OpPhi && k >= 2 {
-		if b < 0 || !g.reachable(b) || k+1 >= len(in.Ops) {
+		if b < 0 || !g.reachable(b) || k+1 >= len(in.Ops()) {
 			return
 		}
-		pb := g.block(spirv.ID(in.Words[in.Ops[k+1].Off]))
+		pb := g.block(spirv.ID(in.Words()[in.Ops()[k+1].Off]))
 		if pb < 0 || !g.reachable(pb) || db == pb {
 			return
 		}
@@ -462,11 +462,11 @@ func (x *idsChecker) memberIndices() {
 		case grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString, grammar.OpMemberDecorateIdEXT:
 			x.member(i, in, 0, 1)
 		case grammar.OpGroupMemberDecorate:
-			for k := 1; k+1 < len(in.Ops); k += 2 {
+			for k := 1; k+1 < len(in.Ops()); k += 2 {
 				x.member(i, in, k, k+1)
 			}
 		case grammar.OpGroupDecorate:
-			for k := 1; k < len(in.Ops); k++ {
+			for k := 1; k < len(in.Ops()); k++ {
 				if id := stOpID(in, k); x.v.op(id) == grammar.OpDecorationGroup {
 					x.c.errorf(i, "ids.target", "OpGroupDecorate targets the decoration group %s: groups are not decorated through groups", x.v.idStr(id))
 				}
@@ -488,7 +488,7 @@ func (x *idsChecker) member(i int, in *spirv.Inst, sk, mk int) {
 	if st == nil || !ok {
 		return
 	}
-	if n := uint32(len(st.Ops) - 1); idx >= n {
+	if n := uint32(len(st.Ops()) - 1); idx >= n {
 		x.c.errorf(i, "ids.target", "member %d of structure %s does not exist: it has %s", idx, x.v.idStr(st.Result), stPlural(uint64(n), "member"))
 	}
 }

@@ -47,11 +47,11 @@ const (
 
 func stExtKind(in *spirv.Inst) int {
 	switch {
-	case in.ExtSet == nil:
+	case in.ExtSet() == nil:
 		return stExtNonSemantic
-	case in.ExtSet.Name == "OpenCL.std":
+	case in.ExtSet().Name == "OpenCL.std":
 		return stExtOpenCL
-	case in.ExtSet.Name == "OpenCL.DebugInfo.100":
+	case in.ExtSet().Name == "OpenCL.DebugInfo.100":
 		return stExtDebugInfo
 	}
 	return stExtOther
@@ -142,13 +142,13 @@ func checkLayout(c *checker) {
 
 // extName names the extended instruction of an OpExtInst.
 func (v *stView) extName(in *spirv.Inst) string {
-	if in.ExtSet == nil {
+	if in.ExtSet() == nil {
 		return "(non-semantic)"
 	}
-	if e := in.ExtSet.Lookup(in.ExtOp); e != nil {
-		return in.ExtSet.Name + " " + e.Name
+	if e := in.ExtSet().Lookup(in.ExtOp); e != nil {
+		return in.ExtSet().Name + " " + e.Name
 	}
-	return in.ExtSet.Name
+	return in.ExtSet().Name
 }
 
 // stSections holds the layout section of each opcode (as spirv.SectionOf

@@ -110,7 +110,7 @@ type opx struct {
 
 // n returns the number of operands after the result.
 func (x *opx) n() int {
-	if n := len(x.in.Ops) - x.a; n > 0 {
+	if n := len(x.in.Ops()) - x.a; n > 0 {
 		return n
 	}
 	return 0
@@ -302,7 +302,7 @@ func (x *opx) dispatch() {
 		grammar.OpImageQueryLevels, grammar.OpImageQuerySamples:
 		x.image()
 	case grammar.OpExtInst:
-		if x.in.ExtSet != nil && x.in.ExtSet.Name == "OpenCL.std" {
+		if x.in.ExtSet() != nil && x.in.ExtSet().Name == "OpenCL.std" {
 			x.extInst()
 		}
 	default:
@@ -316,12 +316,12 @@ func (x *opx) dispatch() {
 // instruction: 32-bit integer constants.
 func (x *opx) scopes() {
 	in := x.in
-	for k := range in.Ops {
-		kind := in.Ops[k].Kind
+	for k := range in.Ops() {
+		kind := in.Ops()[k].Kind
 		if kind != grammar.KindIdScope && kind != grammar.KindIdMemorySemantics {
 			continue
 		}
-		id := spirv.ID(in.Words[in.Ops[k].Off])
+		id := spirv.ID(in.Words()[in.Ops()[k].Off])
 		d := x.v.def(id)
 		if d == nil || stOpSort(d.Opcode) != stSortValue || !x.v.isType(d.Type) {
 			continue // ids
@@ -417,7 +417,7 @@ func (x *opx) call() {
 	if ft == nil {
 		return // function.type
 	}
-	np, na := len(ft.Ops)-2, x.n()-1
+	np, na := len(ft.Ops())-2, x.n()-1
 	if np != na {
 		x.errf("operands.call", "%s passed to %s, which has %s", stPlural(uint64(na), "argument"), x.v.idStr(callee.Result), stPlural(uint64(np), "parameter"))
 		return

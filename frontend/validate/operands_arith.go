@@ -64,7 +64,7 @@ func (x *opx) extendedArith() {
 		return
 	}
 	st := x.v.tdef(x.rt, grammar.OpTypeStruct)
-	if st == nil || len(st.Ops) != 3 || stOpID(st, 1) != stOpID(st, 2) || !x.v.shape(stOpID(st, 1)).isInt() {
+	if st == nil || len(st.Ops()) != 3 || stOpID(st, 1) != stOpID(st, 2) || !x.v.shape(stOpID(st, 1)).isInt() {
 		x.errf("operands.int-arith", "the Result Type is %s: %s returns a structure of two members of the same integer scalar or vector type", x.ts(x.rt), x.op)
 		return
 	}

@@ -32,7 +32,7 @@ func (v *stView) element(t spirv.ID, idx uint64) (spirv.ID, string) {
 	case grammar.OpTypeRuntimeArray:
 		return spirv.ID(stWord(d, 2)), ""
 	case grammar.OpTypeStruct:
-		if n := uint64(len(d.Ops) - 1); idx >= n {
+		if n := uint64(len(d.Ops()) - 1); idx >= n {
 			return 0, "out of range: " + v.typeStr(t) + " has " + stPlural(n, "member")
 		}
 		return stOpID(d, int(idx)+1), ""
@@ -103,7 +103,7 @@ func (x *opx) compositeConstruct() {
 	case grammar.OpTypeArray, grammar.OpTypeStruct, grammar.OpTypeMatrix:
 		count := 0
 		if d.Opcode == grammar.OpTypeStruct {
-			count = len(d.Ops) - 1
+			count = len(d.Ops()) - 1
 		} else if d.Opcode == grammar.OpTypeMatrix {
 			count = int(stWord(d, 3))
 		} else {

@@ -53,7 +53,7 @@ func checkTypes(c *checker) {
 			default:
 				key = key[:0]
 				key = strconv.AppendUint(key, uint64(in.Opcode), 10)
-				for _, w := range in.Words[min(2, len(in.Words)):] {
+				for _, w := range in.Words()[min(2, len(in.Words())):] {
 					key = append(key, ' ')
 					key = strconv.AppendUint(key, uint64(w), 10)
 				}
@@ -95,8 +95,8 @@ func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 	// A type built from itself (only pointers may be forward declared,
 	// and then only through OpTypeForwardPointer).
 	if in.Result != 0 {
-		for k := 1; k < len(in.Ops); k++ {
-			if in.Ops[k].Kind == grammar.KindIdRef && spirv.ID(in.Words[in.Ops[k].Off]) == in.Result {
+		for k := 1; k < len(in.Ops()); k++ {
+			if in.Ops()[k].Kind == grammar.KindIdRef && spirv.ID(in.Words()[in.Ops()[k].Off]) == in.Result {
 				c.errorf(i, stTypeRule(in.Opcode), "%s %s refers to itself", in.Opcode, v.idStr(in.Result))
 				return
 			}
@@ -122,7 +122,7 @@ func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 			arrayLength(c, v, i, stOpID(in, 2))
 		}
 	case grammar.OpTypeStruct:
-		for k := 1; k < len(in.Ops); k++ {
+		for k := 1; k < len(in.Ops()); k++ {
 			mt := stOpID(in, k)
 			switch v.tOp(mt) {
 			case grammar.OpTypeVoid, grammar.OpTypeFunction:
@@ -141,7 +141,7 @@ func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 		if rt := stOpID(in, 1); v.tOp(rt) == grammar.OpTypeFunction {
 			c.errorf(i, "types.function", "function type returns function type %s", v.typeStr(rt))
 		}
-		for k := 2; k < len(in.Ops); k++ {
+		for k := 2; k < len(in.Ops()); k++ {
 			pt := stOpID(in, k)
 			switch v.tOp(pt) {
 			case grammar.OpTypeVoid, grammar.OpTypeFunction:
@@ -270,7 +270,7 @@ func constantDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 func constantComposite(c *checker, v *stView, i int, in *spirv.Inst) {
 	t := in.Type
 	d := v.def(t)
-	n := len(in.Ops) - 2
+	n := len(in.Ops()) - 2
 	// want returns the type of constituent k.
 	var want func(k int) spirv.ID
 	var count int
@@ -291,7 +291,7 @@ func constantComposite(c *checker, v *stView, i int, in *spirv.Inst) {
 		count = int(l)
 		want = func(int) spirv.ID { return elem }
 	case grammar.OpTypeStruct:
-		count = len(d.Ops) - 1
+		count = len(d.Ops()) - 1
 		want = func(k int) spirv.ID { return stOpID(d, k+1) }
 	default:
 		c.errorf(i, "types.constant-composite", "%s has type %s: composite constants are vectors, arrays or structures", in.Opcode, v.typeStr(t))
