@@ -92,7 +92,7 @@ func (l *lowerer) lowerFunc(fi int, f *ir.Func) {
 		b := f.NewBlock(ir.BlockPlain)
 		b.Values = make([]*ir.Value, 0, blk.End-blk.Label)
 		b.Pos = int32(lab.Offset)
-		b.Name = cleanName(m.Names[lab.Result])
+		b.Name = cleanName(m.Name(lab.Result))
 		fs.blockOf[blk.Label] = b
 		fs.labels = append(fs.labels, lab.Result)
 	}
@@ -103,7 +103,7 @@ func (l *lowerer) lowerFunc(fi int, f *ir.Func) {
 		fs.pos = int32(p.Offset)
 		v := fs.hoist(ir.OpParam, f.Params[k])
 		v.AuxInt = int64(k)
-		v.Name = cleanName(m.Names[p.Result])
+		v.Name = cleanName(m.Name(p.Result))
 		fs.setVal(p.Result, v)
 	}
 	for _, bi := range order {
@@ -215,7 +215,7 @@ func (fs *fnState) setVal(id spirv.ID, v *ir.Value) {
 // def records v as the result of in, with its name.
 func (fs *fnState) def(in *spirv.Inst, v *ir.Value) {
 	if v.Name == "" {
-		v.Name = cleanName(fs.m.Names[in.Result])
+		v.Name = cleanName(fs.m.Name(in.Result))
 	}
 	fs.setVal(in.Result, v)
 }

@@ -79,7 +79,7 @@ func (l *lowerer) global(in *spirv.Inst, sc grammar.StorageClass) {
 	}
 	_, constant := l.m.Decorated(in.Result, grammar.DecorationConstant)
 	g.ReadOnly = constant || sc == grammar.StorageClassUniformConstant
-	name := l.m.Names[in.Result]
+	name := l.m.Name(in.Result)
 	if name == "" {
 		name = l.linkageName(in.Result)
 	}

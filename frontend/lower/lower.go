@@ -223,7 +223,7 @@ func (l *lowerer) at(i int, f func()) {
 
 // idName shows an id for a message: its OpName, or %N.
 func (l *lowerer) idName(id spirv.ID) string {
-	if n := l.m.Names[id]; n != "" {
+	if n := l.m.Name(id); n != "" {
 		return "%" + n
 	}
 	return fmt.Sprintf("%%%d", id)
@@ -357,7 +357,7 @@ func (l *lowerer) run() {
 // linkage name, or fn<id>.
 func (l *lowerer) funcName(sf *spirv.Function) string {
 	id := l.m.Insts[sf.Def].Result
-	if n := l.m.Names[id]; n != "" {
+	if n := l.m.Name(id); n != "" {
 		return n
 	}
 	if n := l.linkageName(id); n != "" {
@@ -456,7 +456,7 @@ func (l *lowerer) newFunc(fi int, name string, kernel bool) *ir.Func {
 				l.unsupported("a parameter of type %s", typeText(t))
 			}
 			f.Params = append(f.Params, t)
-			n := m.Names[p.Result]
+			n := m.Name(p.Result)
 			named = named || n != ""
 			f.ParamNames = append(f.ParamNames, n)
 			f.ParamAttrs = append(f.ParamAttrs, l.paramAttr(p.Result, t))

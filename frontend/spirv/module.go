@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"spv2visa/grammar"
+	"sync"
 )
 
 // Module is a decoded SPIR-V module.
@@ -17,9 +18,7 @@ type Module struct {
 
 	Functions []Function
 
-	// Names from OpName, and OpMemberName by structure and member.
-	Names       map[ID]string
-	MemberNames map[MemberKey]string
+	names nameIndex
 
 	st          *store
 	decorations map[ID][]Decoration
@@ -73,7 +72,39 @@ func (m *Module) defOf(id ID) *Inst {
 }
 
 // Name returns the OpName of id, or "".
-func (m *Module) Name(id ID) string { return m.Names[id] }
+func (m *Module) Name(id ID) string { return m.nameIndex().names[id] }
+
+// MemberName returns the OpMemberName of a structure member, or "".
+func (m *Module) MemberName(st ID, member uint32) string {
+	return m.nameIndex().members[MemberKey{st, member}]
+}
+
+// nameIndex holds the OpName and OpMemberName strings, decoded on first
+// use: validation does not need them, and they are a large part of a
+// typical module.
+type nameIndex struct {
+	once    sync.Once
+	names   map[ID]string
+	members map[MemberKey]string
+}
+
+func (m *Module) nameIndex() *nameIndex {
+	x := &m.names
+	x.once.Do(func() {
+		x.names = map[ID]string{}
+		x.members = map[MemberKey]string{}
+		for i := range m.Insts {
+			in := &m.Insts[i]
+			switch {
+			case in.Opcode == grammar.OpName && in.NumOps() == 2:
+				x.names[in.IDOp(0)] = in.String(1)
+			case in.Opcode == grammar.OpMemberName && in.NumOps() == 3:
+				x.members[MemberKey{in.IDOp(0), in.Word(1)}] = in.String(2)
+			}
+		}
+	})
+	return x
+}
 
 // Decorations returns the decorations of id, group decorations included.
 func (m *Module) Decorations(id ID) []Decoration { return m.decorations[id] }
@@ -257,8 +288,6 @@ func (m *Module) index(maxID ID) error {
 // structure splits the function section into functions and blocks and
 // gathers names and decorations.
 func (m *Module) structure() error {
-	m.Names = map[ID]string{}
-	m.MemberNames = map[MemberKey]string{}
 	m.decorations = map[ID][]Decoration{}
 	var fn *Function
 	inBlock := false
@@ -266,10 +295,6 @@ func (m *Module) structure() error {
 	for i := range m.Insts {
 		in := &m.Insts[i]
 		switch in.Opcode {
-		case grammar.OpName:
-			m.Names[in.IDOp(0)] = in.String(1)
-		case grammar.OpMemberName:
-			m.MemberNames[MemberKey{in.IDOp(0), in.Word(1)}] = in.String(2)
 		case grammar.OpDecorate, grammar.OpDecorateId, grammar.OpDecorateString:
 			id := in.IDOp(0)
 			m.decorations[id] = append(m.decorations[id], Decoration{Kind: grammar.Decoration(in.Word(1)), Member: -1, Inst: i, Arg: 1})
@@ -367,7 +392,7 @@ func IsTerminator(op grammar.Opcode) bool {
 
 // idName shows an id by its OpName when it has one.
 func idName(m *Module, id ID) string {
-	if n := m.Names[id]; n != "" {
+	if n := m.Name(id); n != "" {
 		return "%" + n
 	}
 	return "%" + itoa(uint64(id))
