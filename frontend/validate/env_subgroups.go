@@ -14,7 +14,7 @@ func init() {
 	register("env.subgroups", PhaseEnvironment, checkEnvSubgroups,
 		Rule{ID: "env.subgroup-shuffle-type", Summary: "subgroup shuffles move 32-bit floats, 16- or 32-bit integers (scalars or 2, 4, 8, 16 components), 64-bit integer scalars, or half/double scalars with Float16/Float64"},
 		Rule{ID: "env.subgroup-block-type", Summary: "subgroup block reads and writes move 16- or 32-bit integers, scalars or vectors of 2, 4 or 8"},
-		Rule{ID: "env.subgroup-block-ptr", Summary: "the Ptr of a subgroup buffer block read or write points to CrossWorkgroup (global) memory"},
+		Rule{ID: "env.subgroup-block-ptr", Summary: "the Ptr of a subgroup buffer block read or write points to CrossWorkgroup (global) or Workgroup (local) memory"},
 		Rule{ID: "env.subgroup-image", Summary: "the Image of a subgroup image block read or write is 2D, not depth, not arrayed, single-sampled"},
 		Rule{ID: "env.subgroup-coordinate", Summary: "the Coordinate of a subgroup image block read or write is a vector of two 32-bit integers"},
 	)
@@ -103,13 +103,17 @@ func envBlockType(c *checker, i int, typ spirv.ID) {
 	}
 }
 
+// envBlockPtr: buffer block reads and writes go through global pointers
+// (cl_intel_subgroups) or local ones (cl_intel_subgroup_local_block_io,
+// which Intel's GPU compiler supports on every device and which SYCL's
+// sub_group load/store on local memory relies on).
 func envBlockPtr(c *checker, i int, ptr spirv.ID) {
 	if ptr == 0 {
 		return
 	}
 	sc, _, ok := envPointer(c.m, ptr)
-	if ok && sc != grammar.StorageClassCrossWorkgroup {
-		c.errorf(i, "env.subgroup-block-ptr", "%s through a pointer to %s memory: block reads and writes access CrossWorkgroup (global) memory", c.m.Insts[i].Opcode, sc)
+	if ok && sc != grammar.StorageClassCrossWorkgroup && sc != grammar.StorageClassWorkgroup {
+		c.errorf(i, "env.subgroup-block-ptr", "%s through a pointer to %s memory: block reads and writes access CrossWorkgroup (global) or Workgroup (local) memory", c.m.Insts[i].Opcode, sc)
 	}
 }
 

@@ -700,6 +700,7 @@ MODEL_NOTES = {
     "program_globals": "PoCL 3.1 has no program-scope global variables; numpy model with the state carried across the file's launches",
     "subgroups_intel": "PoCL 3.1 has no sub-groups (cl_intel_subgroups); numpy model with sub-group size 16",
     "subgroups_khr": "PoCL 3.1 has no sub-groups (cl_khr_subgroups); numpy model with sub-group size 16",
+    "subgroups_local_block_io": "PoCL 3.1 has no sub-groups (cl_intel_subgroup_local_block_io); numpy model with sub-group size 16",
     "workgroup_collectives": "PoCL 3.1 has no work-group collective functions; numpy model",
     "image_types": "PoCL 3.1 cannot link get_image_width on image1d_buffer_t; numpy model",
 }
@@ -911,6 +912,30 @@ def m_image_block_row(l, ins, st):
             # 64 * (x // 16) + 4 * (x % 16) of row y: pixel x.
             out[y * gx + x] = pix[y, x]
     return {1: out.tobytes()}
+
+
+@model("subgroups_local_block_io.local_tile")
+def m_local_tile(l, ins, st):
+    assert l.subgroup == SG and l.local_size == [2 * SG]
+    words = arr(ins[0], np.uint32)
+    hw = arr(ins[2], np.uint16)
+    ng = l.global_size[0] // (2 * SG)
+    out = np.zeros(ng * 2 * SG, np.uint32)
+    lane = np.arange(SG)
+    for g in range(ng):
+        tile = words[64 * g:64 * g + 64].copy()
+        htile = hw[32 * g:32 * g + 32].copy()
+        new_tile, new_h = tile.copy(), htile.copy()
+        for s in range(2):
+            # block_read2 at 32s: lane i gets words 32s+i and 32s+16+i; the
+            # plain block read at 32s+16 gives the second of them again.
+            x, y = tile[32 * s + lane], tile[32 * s + SG + lane]
+            with np.errstate(over="ignore"):
+                new_tile[16 * s + lane] = x * np.uint32(3) + y
+            new_h[16 * (1 - s) + lane] = (htile[16 * s + lane].astype(np.uint32) + 1).astype(np.uint16)
+        out[32 * g:32 * g + 32] = new_tile[:32] ^ new_h.astype(np.uint32)
+        hw[32 * g:32 * g + 32] = new_h
+    return {1: out.tobytes(), 2: hw.tobytes()}
 
 
 @model("subgroups_khr.subgroup_ops")
