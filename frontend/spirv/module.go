@@ -1,8 +1,11 @@
 package spirv
 
 import (
-	"spv2visa/grammar"
+	"cmp"
+	"slices"
 	"sync"
+
+	"spv2visa/grammar"
 )
 
 // Module is a decoded SPIR-V module.
@@ -21,7 +24,7 @@ type Module struct {
 	names nameIndex
 
 	st          *store
-	decorations map[ID][]Decoration
+	decorations decorationIndex
 	defs        defTable
 }
 
@@ -63,6 +66,24 @@ func (m *Module) Def(id ID) *Inst { return m.defOf(id) }
 
 // DefIndex returns the index in Insts of the instruction defining id, or -1.
 func (m *Module) DefIndex(id ID) int { return m.defs.get(id) }
+
+// DefOpcode returns the opcode of the instruction defining id, or 0.
+func (m *Module) DefOpcode(id ID) grammar.Opcode { return m.defs.entry(id).op }
+
+// DefInfo is what the definition table holds of an <id>.
+type DefInfo struct {
+	Index int            // of the defining instruction in Insts, -1 for none
+	Op    grammar.Opcode // its opcode (0 for none)
+	Type  ID             // its result type (0 for none)
+}
+
+// DefInfo returns the index, opcode and result type of the instruction
+// defining id in one look-up, without a visit to the instruction (which,
+// in a large module, may be far from the cache).
+func (m *Module) DefInfo(id ID) DefInfo {
+	e := m.defs.entry(id)
+	return DefInfo{Index: int(e.inst) - 1, Op: e.op, Type: e.typ}
+}
 
 func (m *Module) defOf(id ID) *Inst {
 	if i := m.defs.get(id); i >= 0 {
@@ -107,12 +128,12 @@ func (m *Module) nameIndex() *nameIndex {
 }
 
 // Decorations returns the decorations of id, group decorations included.
-func (m *Module) Decorations(id ID) []Decoration { return m.decorations[id] }
+func (m *Module) Decorations(id ID) []Decoration { return m.decorations.of(id) }
 
 // Decorated reports whether id (not a member of it) has decoration d and
 // returns the first such decoration.
 func (m *Module) Decorated(id ID, d grammar.Decoration) (Decoration, bool) {
-	for _, x := range m.decorations[id] {
+	for _, x := range m.decorations.of(id) {
 		if x.Kind == d && x.Member < 0 {
 			return x, true
 		}
@@ -126,66 +147,66 @@ func (m *Module) DecorationInst(d Decoration) *Inst { return &m.Insts[d.Inst] }
 // IDs returns the largest result <id> defined plus one.
 func (m *Module) IDs() int { return m.defs.size() }
 
-// defTable maps result ids to instruction indices: dense when ids are
+// defTable maps result ids to their definitions: dense when ids are
 // compact, a map when a module uses few ids spread over a huge range, so
-// memory stays proportional to the input.
+// memory stays proportional to the input. Besides the instruction, an
+// entry holds its opcode and result type, which is what most questions
+// about an <id> need, without a visit to the instruction itself.
 type defTable struct {
-	dense  []int32
-	sparse map[ID]int32
+	dense  []defEntry // by <id>
+	sparse map[ID]defEntry
+	max    ID // the largest <id> defined
 }
 
-func (t *defTable) init(maxID ID, insts int) {
-	if int(maxID) <= 4*insts+1024 {
-		t.dense = make([]int32, maxID+1)
-		for i := range t.dense {
-			t.dense[i] = -1
-		}
+type defEntry struct {
+	inst int32 // 1 + the instruction's index in Insts, 0 for none
+	typ  ID    // its result type
+	op   grammar.Opcode
+}
+
+// init sizes the table for a module of insts instructions whose <id>s are
+// below bound (the reader checks each against it).
+func (t *defTable) init(bound uint32, insts int) {
+	if int(bound) <= 4*insts+1024 {
+		t.dense = make([]defEntry, bound)
 	} else {
-		t.sparse = make(map[ID]int32, insts)
+		t.sparse = make(map[ID]defEntry, insts)
 	}
 }
 
-func (t *defTable) get(id ID) int {
+func (t *defTable) entry(id ID) defEntry {
 	if t.sparse != nil {
-		if i, ok := t.sparse[id]; ok {
-			return int(i)
-		}
-		return -1
+		return t.sparse[id]
 	}
 	if int(id) < len(t.dense) {
-		return int(t.dense[id])
+		return t.dense[id]
 	}
-	return -1
+	return defEntry{}
 }
 
-// set records i as the definition of id and returns the previous one, or -1.
-func (t *defTable) set(id ID, i int) int {
+func (t *defTable) get(id ID) int { return int(t.entry(id).inst) - 1 }
+
+// set records in, instruction i, as the definition of its result and
+// returns the previous definition, or -1.
+func (t *defTable) set(in *Inst, i int) int {
+	id := in.Result
+	t.max = max(t.max, id)
+	e := defEntry{inst: int32(i + 1), typ: in.Type, op: in.Opcode}
 	if t.sparse != nil {
 		if p, ok := t.sparse[id]; ok {
-			return int(p)
+			return int(p.inst) - 1
 		}
-		t.sparse[id] = int32(i)
+		t.sparse[id] = e
 		return -1
 	}
-	p := t.dense[id]
-	if p < 0 {
-		t.dense[id] = int32(i)
+	p := t.dense[id].inst
+	if p == 0 {
+		t.dense[id] = e
 	}
-	return int(p)
+	return int(p) - 1
 }
 
-func (t *defTable) size() int {
-	if t.sparse != nil {
-		max := ID(0)
-		for id := range t.sparse {
-			if id > max {
-				max = id
-			}
-		}
-		return int(max) + 1
-	}
-	return len(t.dense)
-}
+func (t *defTable) size() int { return int(t.max) + 1 }
 
 // Section is a part of the logical layout of a module.
 type Section uint8
@@ -270,113 +291,273 @@ func SectionOf(in *Inst) Section {
 	return SecFunction
 }
 
-// index builds the definition table, functions, names and decorations.
-func (m *Module) index(maxID ID) error {
-	m.defs.init(maxID, len(m.Insts))
-	for i := range m.Insts {
-		in := &m.Insts[i]
-		if in.Result == 0 {
-			continue
+// funcSplitter splits the function section into functions and blocks as
+// the reader decodes the instructions, and notes the instructions that
+// carry decorations. It stops at the first malformed nesting, which the
+// reader reports once the instructions are decoded.
+type funcSplitter struct {
+	fn      int // index in Functions of the function begun, or -1
+	inBlock bool
+	// blocks and params back the Blocks and Params of every function,
+	// each function holding a capped slice of them.
+	blocks                  []Block
+	params                  []int
+	firstBlock, firstParam  int // of the function begun
+	err                     func(m *Module) *Error
+	decorations, groupDecos []int
+}
+
+// Opcode classes of funcSplitter.
+const (
+	splitPlain uint8 = iota
+	splitDecorate
+	splitGroupDecorate
+	splitFunction
+	splitFunctionEnd
+	splitParam
+	splitLabel
+	splitDebug // OpLine, OpNoLine, OpNop: in a block or between blocks
+	splitTerminator
+)
+
+var splitClass = func() []uint8 {
+	var t []uint8
+	for _, in := range grammar.Insts() {
+		for int(in.Opcode) >= len(t) {
+			t = append(t, splitPlain)
 		}
-		if p := m.defs.set(in.Result, i); p >= 0 {
-			return instError(m, i, "binary.result-redefined", "result <id> %%%d is defined twice; first by %s at word %d", in.Result, m.Insts[p].Opcode, m.Insts[p].Offset)
+		c := splitPlain
+		switch op := in.Opcode; {
+		case op == grammar.OpDecorate || op == grammar.OpDecorateId || op == grammar.OpDecorateString ||
+			op == grammar.OpMemberDecorate || op == grammar.OpMemberDecorateString || op == grammar.OpMemberDecorateIdEXT:
+			c = splitDecorate
+		case op == grammar.OpGroupDecorate || op == grammar.OpGroupMemberDecorate:
+			c = splitGroupDecorate
+		case op == grammar.OpFunction:
+			c = splitFunction
+		case op == grammar.OpFunctionEnd:
+			c = splitFunctionEnd
+		case op == grammar.OpFunctionParameter:
+			c = splitParam
+		case op == grammar.OpLabel:
+			c = splitLabel
+		case op == grammar.OpLine || op == grammar.OpNoLine || op == grammar.OpNop:
+			c = splitDebug
+		case IsTerminator(op):
+			c = splitTerminator
 		}
+		t[in.Opcode] = c
+	}
+	return t
+}()
+
+// fail records the first nesting error, to be built once the module is
+// decoded (its message names blocks by their OpName).
+func (s *funcSplitter) fail(err func(m *Module) *Error) {
+	s.err = err
+	s.fn = -2 // stop
+}
+
+// inst takes instruction i, of opcode op.
+func (s *funcSplitter) inst(m *Module, i int, op grammar.Opcode) {
+	c := splitPlain
+	if int(op) < len(splitClass) {
+		c = splitClass[op]
+	}
+	if s.fn == -2 {
+		return
+	}
+	switch c {
+	case splitDecorate:
+		s.decorations = append(s.decorations, i)
+	case splitGroupDecorate:
+		s.groupDecos = append(s.groupDecos, i)
+	case splitFunction:
+		if s.fn >= 0 {
+			def := m.Insts[m.Functions[s.fn].Def].Offset
+			s.fail(func(m *Module) *Error {
+				return instError(m, i, "layout.function", "OpFunction inside the function begun at word %d (missing OpFunctionEnd)", def)
+			})
+			return
+		}
+		m.Functions = append(m.Functions, Function{Def: i, End: -1})
+		s.fn = len(m.Functions) - 1
+		s.firstBlock, s.firstParam = len(s.blocks), len(s.params)
+		return
+	case splitFunctionEnd:
+		if s.fn < 0 {
+			s.fail(func(m *Module) *Error { return instError(m, i, "layout.function", "OpFunctionEnd outside a function") })
+			return
+		}
+		if s.inBlock {
+			s.noTerminator(i, "the block %s begun at word %d has no terminator")
+			return
+		}
+		s.close(m)
+		m.Functions[s.fn].End = i
+		s.fn = -1
+		return
+	}
+	if s.fn < 0 {
+		return
+	}
+	switch {
+	case c == splitParam:
+		if len(s.blocks) > s.firstBlock {
+			s.fail(func(m *Module) *Error {
+				return instError(m, i, "layout.function", "OpFunctionParameter after the first block of the function")
+			})
+			return
+		}
+		s.params = append(s.params, i)
+	case c == splitLabel:
+		if s.inBlock {
+			s.noTerminator(i, "OpLabel inside the block %s begun at word %d, which has no terminator")
+			return
+		}
+		s.blocks = append(s.blocks, Block{Label: i, End: i + 1})
+		s.inBlock = true
+	case c == splitDebug:
+		if s.inBlock {
+			s.blocks[len(s.blocks)-1].End = i + 1
+		}
+	case !s.inBlock:
+		s.fail(func(m *Module) *Error {
+			return instError(m, i, "layout.function", "%s in a function but outside any block (a block begins with OpLabel)", m.Insts[i].Opcode)
+		})
+	default:
+		s.blocks[len(s.blocks)-1].End = i + 1
+		if c == splitTerminator {
+			s.inBlock = false
+		}
+	}
+}
+
+// noTerminator reports at instruction i that the block begun has no
+// terminator; format takes the block's name and word offset.
+func (s *funcSplitter) noTerminator(i int, format string) {
+	label := s.blocks[len(s.blocks)-1].Label
+	s.fail(func(m *Module) *Error {
+		return instError(m, i, "layout.function", format, idName(m, m.Insts[label].Result), m.Insts[label].Offset)
+	})
+}
+
+// close gives the function begun its blocks and parameters.
+func (s *funcSplitter) close(m *Module) {
+	f := &m.Functions[s.fn]
+	if n := len(s.blocks); n > s.firstBlock {
+		f.Blocks = s.blocks[s.firstBlock:n:n]
+	}
+	if n := len(s.params); n > s.firstParam {
+		f.Params = s.params[s.firstParam:n:n]
+	}
+}
+
+// finish reports the first nesting error, or a function left open.
+func (s *funcSplitter) finish(m *Module) *Error {
+	if s.err != nil {
+		return s.err(m)
+	}
+	if s.fn >= 0 {
+		s.close(m)
+		return instError(m, m.Functions[s.fn].Def, "layout.function", "the function has no OpFunctionEnd")
 	}
 	return nil
 }
 
-// structure splits the function section into functions and blocks and
-// gathers names and decorations.
-func (m *Module) structure() error {
-	m.decorations = map[ID][]Decoration{}
-	var fn *Function
-	inBlock := false
-	var groups []int // OpGroupDecorate / OpGroupMemberDecorate, applied last
-	for i := range m.Insts {
-		in := &m.Insts[i]
-		switch in.Opcode {
-		case grammar.OpDecorate, grammar.OpDecorateId, grammar.OpDecorateString:
-			id := in.IDOp(0)
-			m.decorations[id] = append(m.decorations[id], Decoration{Kind: grammar.Decoration(in.Word(1)), Member: -1, Inst: i, Arg: 1})
-		case grammar.OpMemberDecorate, grammar.OpMemberDecorateString, grammar.OpMemberDecorateIdEXT:
-			id := in.IDOp(0)
-			m.decorations[id] = append(m.decorations[id], Decoration{Kind: grammar.Decoration(in.Word(2)), Member: int32(in.Word(1)), Inst: i, Arg: 2})
-		case grammar.OpGroupDecorate, grammar.OpGroupMemberDecorate:
-			groups = append(groups, i)
-		}
+// decorationIndex holds every decoration by the <id> it applies to:
+// ids is sorted, and decs[k] applies to ids[k]; the decorations of an
+// <id> are in the order of their instructions, those applied through
+// groups last.
+type decorationIndex struct {
+	ids  []ID
+	decs []Decoration
+}
 
-		switch in.Opcode {
-		case grammar.OpFunction:
-			if fn != nil {
-				return instError(m, i, "layout.function", "OpFunction inside the function begun at word %d (missing OpFunctionEnd)", m.Insts[fn.Def].Offset)
-			}
-			m.Functions = append(m.Functions, Function{Def: i, End: -1})
-			fn = &m.Functions[len(m.Functions)-1]
-			continue
-		case grammar.OpFunctionEnd:
-			if fn == nil {
-				return instError(m, i, "layout.function", "OpFunctionEnd outside a function")
-			}
-			if inBlock {
-				b := fn.Blocks[len(fn.Blocks)-1]
-				return instError(m, i, "layout.function", "the block %s begun at word %d has no terminator", idName(m, m.Insts[b.Label].Result), m.Insts[b.Label].Offset)
-			}
-			fn.End = i
-			fn = nil
-			continue
-		}
-		if fn == nil {
-			continue
-		}
-		switch {
-		case in.Opcode == grammar.OpFunctionParameter:
-			if len(fn.Blocks) > 0 {
-				return instError(m, i, "layout.function", "OpFunctionParameter after the first block of the function")
-			}
-			fn.Params = append(fn.Params, i)
-		case in.Opcode == grammar.OpLabel:
-			if inBlock {
-				b := fn.Blocks[len(fn.Blocks)-1]
-				return instError(m, i, "layout.function", "OpLabel inside the block %s begun at word %d, which has no terminator", idName(m, m.Insts[b.Label].Result), m.Insts[b.Label].Offset)
-			}
-			fn.Blocks = append(fn.Blocks, Block{Label: i, End: i + 1})
-			inBlock = true
-		case in.Opcode == grammar.OpLine || in.Opcode == grammar.OpNoLine || in.Opcode == grammar.OpNop:
-			if inBlock {
-				fn.Blocks[len(fn.Blocks)-1].End = i + 1
-			}
-		case !inBlock:
-			return instError(m, i, "layout.function", "%s in a function but outside any block (a block begins with OpLabel)", in.Opcode)
-		default:
-			fn.Blocks[len(fn.Blocks)-1].End = i + 1
-			if IsTerminator(in.Opcode) {
-				inBlock = false
-			}
+func (x *decorationIndex) of(id ID) []Decoration {
+	lo, hi := 0, len(x.ids)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if x.ids[h] < id {
+			lo = h + 1
+		} else {
+			hi = h
 		}
 	}
-	if fn != nil {
-		return instError(m, fn.Def, "layout.function", "the function has no OpFunctionEnd")
+	end := lo
+	for end < len(x.ids) && x.ids[end] == id {
+		end++
+	}
+	if end == lo {
+		return nil
+	}
+	return x.decs[lo:end:end]
+}
+
+// newDecorationIndex indexes the decorations of the instructions decos
+// (OpDecorate, OpMemberDecorate and their variants) and groups
+// (OpGroupDecorate, OpGroupMemberDecorate).
+func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
+	x := decorationIndex{ids: make([]ID, len(decos)), decs: make([]Decoration, len(decos))}
+	sorted := true
+	for k, i := range decos {
+		in := &m.Insts[i]
+		x.ids[k] = in.IDOp(0)
+		if in.Opcode == grammar.OpDecorate || in.Opcode == grammar.OpDecorateId || in.Opcode == grammar.OpDecorateString {
+			x.decs[k] = Decoration{Kind: grammar.Decoration(in.Word(1)), Member: -1, Inst: i, Arg: 1}
+		} else {
+			x.decs[k] = Decoration{Kind: grammar.Decoration(in.Word(2)), Member: int32(in.Word(1)), Inst: i, Arg: 2}
+		}
+		sorted = sorted && (k == 0 || x.ids[k-1] <= x.ids[k])
+	}
+	if !sorted {
+		x.sort()
 	}
 	for _, i := range groups {
+		// Rare: applied one at a time, since a group may decorate a
+		// group.
 		in := &m.Insts[i]
-		group := in.IDOp(0)
-		targets := m.decorations[group]
+		targets := append([]Decoration(nil), x.of(in.IDOp(0))...)
 		if in.Opcode == grammar.OpGroupDecorate {
 			for a := 1; a < len(in.Ops()); a++ {
-				id := in.IDOp(a)
-				m.decorations[id] = append(m.decorations[id], targets...)
+				x.add(in.IDOp(a), targets...)
 			}
 		} else {
 			for a := 1; a+1 < len(in.Ops()); a += 2 {
 				id, member := in.IDOp(a), int32(in.Word(a+1))
-				for _, d := range targets {
-					d.Member = member
-					m.decorations[id] = append(m.decorations[id], d)
+				ds := append([]Decoration(nil), targets...)
+				for k := range ds {
+					ds[k].Member = member
 				}
+				x.add(id, ds...)
 			}
 		}
 	}
-	return nil
+	return x
+}
+
+// sort orders the decorations by <id>, keeping their order per <id>.
+func (x *decorationIndex) sort() {
+	perm := make([]int, len(x.ids))
+	for k := range perm {
+		perm[k] = k
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(x.ids[a], x.ids[b]) })
+	ids, decs := make([]ID, len(perm)), make([]Decoration, len(perm))
+	for k, p := range perm {
+		ids[k], decs[k] = x.ids[p], x.decs[p]
+	}
+	x.ids, x.decs = ids, decs
+}
+
+// add appends ds to the decorations of id.
+func (x *decorationIndex) add(id ID, ds ...Decoration) {
+	end := len(x.ids)
+	for end > 0 && x.ids[end-1] > id {
+		end--
+	}
+	x.ids = slices.Insert(x.ids, end, slices.Repeat([]ID{id}, len(ds))...)
+	x.decs = slices.Insert(x.decs, end, ds...)
 }
 
 // IsTerminator reports whether op ends a block.

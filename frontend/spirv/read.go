@@ -4,11 +4,17 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"spv2visa/grammar"
 )
 
 // Read decodes a SPIR-V module from its bytes, in either byte order.
+//
+// When data is in the host's byte order (little-endian on the usual
+// hosts) and 4-byte aligned (as from os.ReadFile), the module aliases
+// it: Module.Words and the instructions' words are data itself, read
+// without a copy, so data must not change while the module is in use.
 func Read(data []byte) (*Module, error) {
 	if len(data) < HeaderWords*4 {
 		return nil, errf("binary.truncated", -1, "the module has %d bytes, fewer than the %d of a header", len(data), HeaderWords*4)
@@ -24,21 +30,37 @@ func Read(data []byte) (*Module, error) {
 	default:
 		return nil, errf("binary.magic", 0, "bad magic number %#08x: not a SPIR-V module (want %#08x)", binary.LittleEndian.Uint32(data), Magic)
 	}
-	words := make([]uint32, len(data)/4)
-	if big {
-		for i := range words {
-			words[i] = binary.BigEndian.Uint32(data[4*i:])
-		}
-	} else {
-		for i := range words {
-			words[i] = binary.LittleEndian.Uint32(data[4*i:])
-		}
-	}
-	m, err := ReadWords(words)
+	m, err := ReadWords(hostWords(data, big))
 	if m != nil {
 		m.BigEndian = big
 	}
 	return m, err
+}
+
+// hostLittle reports whether the host stores words little-endian.
+var hostLittle = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// hostWords returns the words of data in host order: data itself when
+// it is in host order and aligned for words, else a copy.
+func hostWords(data []byte, big bool) []uint32 {
+	p := unsafe.SliceData(data)
+	if big == !hostLittle && uintptr(unsafe.Pointer(p))%unsafe.Alignof(uint32(0)) == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(data)/4)
+	}
+	words := make([]uint32, len(data)/4)
+	switch {
+	case big == !hostLittle:
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(data)), data)
+	case big:
+		for i := range words {
+			words[i] = binary.BigEndian.Uint32(data[4*i:])
+		}
+	default:
+		for i := range words {
+			words[i] = binary.LittleEndian.Uint32(data[4*i:])
+		}
+	}
+	return words
 }
 
 // ReadWords decodes a module from words in host order. The module keeps
@@ -66,13 +88,20 @@ func ReadWords(words []uint32) (*Module, error) {
 			st:      &store{words: words},
 			ExtSets: map[ID]*grammar.ExtSet{},
 		},
-		numTypes: map[ID]numType{},
+		redef: -1,
+		fs:    funcSplitter{fn: -1},
 	}
+	// One pass decodes the instructions and, as it goes, fills the
+	// definition table and splits functions into blocks; what it finds
+	// wrong with either is reported after the decoding errors, in the
+	// order of the checks: redefinitions, OpSwitch literals, structure.
 	if err := r.scan(); err != nil {
 		return nil, err
 	}
-	if err := r.m.index(r.maxID); err != nil {
-		return nil, err
+	r.m.st.ops = r.ops
+	if r.redef >= 0 {
+		p := r.m.defs.get(r.m.Insts[r.redef].Result)
+		return nil, instError(r.m, r.redef, "binary.result-redefined", "result <id> %%%d is defined twice; first by %s at word %d", r.m.Insts[r.redef].Result, r.m.Insts[p].Opcode, r.m.Insts[p].Offset)
 	}
 	for _, i := range r.switches {
 		in := &r.m.Insts[i]
@@ -80,9 +109,11 @@ func ReadWords(words []uint32) (*Module, error) {
 			return nil, err
 		}
 	}
-	if err := r.m.structure(); err != nil {
+	r.m.st.ops = r.ops
+	if err := r.fs.finish(r.m); err != nil {
 		return nil, err
 	}
+	r.m.decorations = newDecorationIndex(r.m, r.fs.decorations, r.fs.groupDecos)
 	return r.m, nil
 }
 
@@ -93,14 +124,56 @@ type numType struct {
 	num   NumType
 }
 
+// numTypes maps the result <id>s of OpTypeInt and OpTypeFloat to what
+// they mean for literals. A module declares a handful, so a slice
+// searched from its end (the latest declaration wins) does, until a
+// hostile module declares thousands.
+type numTypes struct {
+	ids   []ID
+	types []numType
+	big   map[ID]numType
+}
+
+func (t *numTypes) set(id ID, nt numType) {
+	if t.big != nil {
+		t.big[id] = nt
+		return
+	}
+	t.ids, t.types = append(t.ids, id), append(t.types, nt)
+	if len(t.ids) > 64 {
+		t.big = make(map[ID]numType, 2*len(t.ids))
+		for i, id := range t.ids {
+			t.big[id] = t.types[i]
+		}
+	}
+}
+
+func (t *numTypes) get(id ID) (numType, bool) {
+	if t.big != nil {
+		nt, ok := t.big[id]
+		return nt, ok
+	}
+	for i := len(t.ids) - 1; i >= 0; i-- {
+		if t.ids[i] == id {
+			return t.types[i], true
+		}
+	}
+	return numType{}, false
+}
+
 type reader struct {
 	words    []uint32
 	m        *Module
 	ops      []Operand // backing store of every instruction's Ops
 	pending  []grammar.Operand
-	numTypes map[ID]numType
+	numTypes numTypes
 	switches []int // OpSwitch instructions, decoded once every type is known
-	maxID    ID
+	// redef is the first instruction whose result <id> an earlier one
+	// defines, or -1.
+	redef   int
+	layouts layoutCache
+	fs      funcSplitter
+	ahead   uint32 // see scan
 }
 
 func errf(rule string, off int, format string, args ...any) *Error {
@@ -147,22 +220,47 @@ func rawInst(ws []uint32) string {
 	return s
 }
 
+// touchAhead is how far ahead of need the scans load words: 2KB.
+const touchAhead = 512
+
 func (r *reader) scan() error {
 	words := r.words
-	// Count the instructions first (cheap: one word each) so the tables
-	// are allocated once at their final size. Every operand takes at least
-	// one word besides the instruction's first, so ops never grows either.
-	n := 0
-	for off := HeaderWords; off < len(words); n++ {
-		wc := int(words[off] >> 16)
+	// Count the instructions first (cheap: one word each), and the
+	// blocks and parameters, so the tables are allocated once at their
+	// final size.
+	n, labels, params, ahead := 0, 0, 0, uint32(0)
+	for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
+		// Each word count is loaded only once the previous one is
+		// known; loading a word further on as well (kept in r.ahead so
+		// that the load stays) lets the processor fetch from memory
+		// ahead of the chain.
+		ahead += words[min(off+touchAhead, last)]
+		w := words[off]
+		switch grammar.Opcode(w) {
+		case grammar.OpLabel:
+			labels++
+		case grammar.OpFunctionParameter:
+			params++
+		}
+		wc := int(w >> 16)
 		if wc == 0 {
 			break // reported by the scan below
 		}
 		off += wc
 	}
-	r.ops = make([]Operand, 0, len(words)-HeaderWords-n+1)
-	r.m.Insts = make([]Inst, 0, n)
-	for off := HeaderWords; off < len(words); {
+	r.ahead = ahead
+	m := r.m
+	m.Insts = make([]Inst, n)
+	m.defs.init(m.Header.Bound, n)
+	// Instructions of the same shape share their operands (see
+	// layoutCache), so the operand store holds the distinct shapes and
+	// the instructions without one; it grows from a modest guess.
+	r.ops = make([]Operand, 0, min(len(words)-HeaderWords-n+1, 256+n/8))
+	r.layouts.init(n)
+	r.fs.blocks, r.fs.params = make([]Block, 0, labels), make([]int, 0, params)
+	st, bound := m.st, m.Header.Bound
+	i := 0
+	for off := HeaderWords; off < len(words); i++ {
 		w0 := words[off]
 		wc := int(w0 >> 16)
 		if wc == 0 {
@@ -172,20 +270,31 @@ func (r *reader) scan() error {
 			return r.instErr(off, "binary.word-count", "instruction word count %d runs past the end of the module (%d words left)", wc, len(words)-off)
 		}
 		op := grammar.Opcode(w0 & 0xffff)
-		info := grammar.Lookup(op)
-		if info == nil {
-			return r.instErr(off, "binary.opcode", "unknown opcode %d", op)
+		in := &m.Insts[i]
+		in.st, in.Opcode, in.Offset = st, op, uint32(off)
+		if ws := words[off : off+wc]; !r.layouts.apply(r, in, ws, bound) {
+			info := grammar.Lookup(op)
+			if info == nil {
+				return r.instErr(off, "binary.opcode", "unknown opcode %d", op)
+			}
+			if op == grammar.OpSwitch {
+				// The selector's type may be defined later in the binary
+				// (blocks before their dominators), so the literal width is
+				// only known after the scan.
+				r.switches = append(r.switches, i)
+			} else {
+				if err := r.decode(in, info); err != nil {
+					return err
+				}
+				r.layouts.remember(in, ws, r.ops)
+			}
 		}
-		r.m.Insts = append(r.m.Insts, Inst{st: r.m.st, Opcode: op, Offset: uint32(off)})
-		in := &r.m.Insts[len(r.m.Insts)-1]
-		if op == grammar.OpSwitch {
-			// The selector's type may be defined later in the binary
-			// (blocks before their dominators), so the literal width is
-			// only known after the scan.
-			r.switches = append(r.switches, len(r.m.Insts)-1)
-		} else if err := r.decode(in, info); err != nil {
-			return err
+		if in.Result != 0 {
+			if p := m.defs.set(in, i); p >= 0 && r.redef < 0 {
+				r.redef = i
+			}
 		}
+		r.fs.inst(m, i, op)
 		off += wc
 	}
 	return nil
@@ -242,9 +351,6 @@ func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 					in.Type = ID(w)
 				case grammar.KindIdResult:
 					in.Result = ID(w)
-					if ID(w) > r.maxID {
-						r.maxID = ID(w)
-					}
 				}
 			}
 			r.ops = append(r.ops, Operand{Kind: k, Off: uint16(pos), Len: 1})
@@ -283,7 +389,6 @@ func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 		return r.instErr(off, "binary.operand", "%s has %d words, more than its operands use (%d)", info.Name, len(ws), pos)
 	}
 	in.ops, in.nops = uint32(start), uint16(len(r.ops)-start)
-	r.m.st.ops = r.ops
 	return nil
 }
 
@@ -317,9 +422,6 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 			in.Type = id
 		case grammar.KindIdResult:
 			in.Result = id
-			if id > r.maxID {
-				r.maxID = id
-			}
 			if in.Opcode == grammar.OpTypeInt || in.Opcode == grammar.OpTypeFloat {
 				r.noteResult(in)
 			}
@@ -370,6 +472,11 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 			if set == nil && !grammar.IsNonSemantic(name) {
 				return 0, r.instErr(off, "binary.ext-set", "unknown extended instruction set %q", name)
 			}
+			if _, dup := r.m.ExtSets[in.Result]; dup {
+				// The instructions of the set decoded so far were
+				// decoded by the set this one replaces.
+				r.layouts.forgetExtInsts()
+			}
 			r.m.ExtSets[in.Result] = set
 		}
 		return n, nil
@@ -390,7 +497,7 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 		default:
 			tid = in.Type
 		}
-		nt, ok := r.numTypes[tid]
+		nt, ok := r.numTypes.get(tid)
 		if !ok {
 			return 0, r.instErr(off, "binary.literal-type", "the type %%%d of a numeric literal is not a scalar integer or float type defined earlier", tid)
 		}
@@ -458,7 +565,7 @@ func (r *reader) noteResult(in *Inst) {
 				nt.words = 2
 			}
 			if ws[2] <= 64 && ws[2] > 0 {
-				r.numTypes[ID(ws[1])] = nt
+				r.numTypes.set(ID(ws[1]), nt)
 			}
 		}
 	case grammar.OpTypeFloat:
@@ -467,7 +574,7 @@ func (r *reader) noteResult(in *Inst) {
 			if ws[2] > 32 {
 				nt.words = 2
 			}
-			r.numTypes[ID(ws[1])] = nt
+			r.numTypes.set(ID(ws[1]), nt)
 		}
 	}
 }

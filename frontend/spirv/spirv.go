@@ -88,7 +88,8 @@ func (in *Inst) Words() []uint32 {
 	return in.st.words[in.Offset : in.Offset+in.st.words[in.Offset]>>16 : in.Offset+in.st.words[in.Offset]>>16]
 }
 
-// Ops returns the decoded operands.
+// Ops returns the decoded operands. Instructions of the same shape share
+// them (see layoutCache): the slice is read-only.
 func (in *Inst) Ops() []Operand {
 	return in.st.ops[in.ops : in.ops+uint32(in.nops) : in.ops+uint32(in.nops)]
 }

@@ -96,12 +96,7 @@ func (m *Module) Type(id ID) Type {
 }
 
 // TypeOf returns the result type of the value id, or 0.
-func (m *Module) TypeOf(id ID) ID {
-	if in := m.defOf(id); in != nil {
-		return in.Type
-	}
-	return 0
-}
+func (m *Module) TypeOf(id ID) ID { return m.defs.entry(id).typ }
 
 // IsTypeDecl reports whether op declares a type.
 func IsTypeDecl(op grammar.Opcode) bool {
