@@ -10,8 +10,9 @@ PACKAGES := spirv-tools spirv-headers clang-15 llvm-spirv-15 \
 PYTHON   := /usr/bin/python3
 GO       ?= go
 FUZZTIME ?= 10m
+COUNT    ?= 3
 
-.PHONY: test tools check vet fmt fuzz bench kernels generate
+.PHONY: test tools check vet fmt fuzz bench bench-ir kernels generate
 
 test: tools check
 
@@ -44,6 +45,12 @@ fuzz:
 
 bench:
 	$(GO) test ./frontend/validate -run '^$$' -bench ReadValidate -benchtime 3x -cpu 1
+
+# SPIR-V to optimized IR time on the corpus, and its growth with module
+# size (1x, 10x, 100x replicated modules): a table after the raw output;
+# COUNT runs of each benchmark (medians).
+bench-ir:
+	GO=$(GO) COUNT=$(COUNT) bench/ir.sh
 
 # Rebuilds testdata/kernels/spv from the OpenCL C sources (needs clang-15).
 kernels:

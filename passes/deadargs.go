@@ -31,6 +31,22 @@ func UnusedParams(f *ir.Func) []bool {
 // final; calls from other modules are not expected (functions no kernel
 // reaches were dropped by inline).
 func deadArgs(m *ir.Module, _ *Config) error {
+	// The calls of every function, found in one walk of the module (not
+	// one walk per function, which made the pass quadratic in the number
+	// of functions).
+	calls := map[*ir.Func][]*ir.Value{}
+	for _, g := range m.Funcs {
+		for _, b := range g.Blocks {
+			for _, v := range b.Values {
+				if v.Op != ir.OpCall {
+					continue
+				}
+				if f, ok := v.Aux.(*ir.Func); ok {
+					calls[f] = append(calls[f], v)
+				}
+			}
+		}
+	}
 	for _, f := range m.Funcs {
 		if f.Kernel || len(f.Blocks) == 0 {
 			continue
@@ -77,19 +93,12 @@ func deadArgs(m *ir.Module, _ *Config) error {
 			}
 		}
 		sweep(f, func(v *ir.Value) bool { return v.Op == ir.OpParam && v.AuxInt < 0 })
-		for _, g := range m.Funcs {
-			for _, b := range g.Blocks {
-				for _, v := range b.Values {
-					if v.Op != ir.OpCall || v.Aux != f {
-						continue
-					}
-					old := append([]*ir.Value(nil), v.Args...)
-					v.ResetArgs()
-					for i, a := range old {
-						if !unused[i] {
-							v.AddArg(a)
-						}
-					}
+		for _, v := range calls[f] {
+			old := append([]*ir.Value(nil), v.Args...)
+			v.ResetArgs()
+			for i, a := range old {
+				if !unused[i] {
+					v.AddArg(a)
 				}
 			}
 		}

@@ -290,9 +290,12 @@ func (l *lowerer) run() {
 
 	// Functions: the kernels keep their entry point names; the others
 	// take their own (made unique), in binary order.
-	isEntry := map[int]bool{}
+	// kernelsOf lists each function's entry points, in entry point
+	// order (a map, not a scan of every kernel per function, so that
+	// modules of many kernels lower in linear time).
+	kernelsOf := map[int][]*kernelEntry{}
 	for _, k := range kernels {
-		isEntry[k.fn] = true
+		kernelsOf[k.fn] = append(kernelsOf[k.fn], k)
 	}
 	l.plain = make([]*ir.Func, len(m.Functions))
 	for fi := range m.Functions {
@@ -315,7 +318,7 @@ func (l *lowerer) run() {
 				l.mod.Imports = append(l.mod.Imports, f)
 			}
 			continue
-		case isEntry[fi] && !called[id]:
+		case len(kernelsOf[fi]) > 0 && !called[id]:
 			continue
 		}
 		l.plain[fi] = l.newFunc(fi, l.uniqueName(l.funcName(sf), id), false)
@@ -329,25 +332,22 @@ func (l *lowerer) run() {
 		if f := l.plain[fi]; f != nil && len(m.Functions[fi].Blocks) > 0 {
 			l.mod.Funcs = append(l.mod.Funcs, f)
 		}
-		for _, k := range kernels {
-			if k.fn == fi {
-				l.mod.Funcs = append(l.mod.Funcs, k.f)
-			}
+		for _, k := range kernelsOf[fi] {
+			l.mod.Funcs = append(l.mod.Funcs, k.f)
 		}
 	}
 
 	l.lowerGlobals()
+	argStrs := kernelArgStrings(kernels, strs)
 	for _, k := range kernels {
-		l.kernelAttrs(k, modes[m.Insts[m.Functions[k.fn].Def].Result], strs)
+		l.kernelAttrs(k, modes[m.Insts[m.Functions[k.fn].Def].Result], argStrs[k.name])
 	}
 	for fi := range m.Functions {
 		if f := l.plain[fi]; f != nil && len(m.Functions[fi].Blocks) > 0 {
 			l.lowerFunc(fi, f)
 		}
-		for _, k := range kernels {
-			if k.fn == fi {
-				l.lowerFunc(fi, k.f)
-			}
+		for _, k := range kernelsOf[fi] {
+			l.lowerFunc(fi, k.f)
 		}
 	}
 	l.propagateContraction()
@@ -510,8 +510,34 @@ func (l *lowerer) paramAttr(id spirv.ID, t *ir.Type) ir.ParamAttr {
 	return a
 }
 
+// kernelArgStrings groups the OpStrings that may carry a kernel's
+// argument metadata ("kernel_arg_type.<kernel>." and
+// "kernel_arg_type_qual.<kernel>.") by kernel name, so that each kernel
+// looks only at its own and modules of many kernels lower in linear time.
+func kernelArgStrings(kernels []*kernelEntry, strs []string) map[string][]string {
+	names := map[string]bool{}
+	for _, k := range kernels {
+		names[k.name] = true
+	}
+	out := map[string][]string{}
+	for _, s := range strs {
+		for _, pre := range []string{"kernel_arg_type.", "kernel_arg_type_qual."} {
+			rest, ok := strings.CutPrefix(s, pre)
+			if !ok {
+				continue
+			}
+			for p := 0; p < len(rest); p++ {
+				if rest[p] == '.' && names[rest[:p]] {
+					out[rest[:p]] = append(out[rest[:p]], s)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // kernelAttrs sets a kernel's execution modes and the argument metadata
-// llvm-spirv records in OpString.
+// llvm-spirv records in OpString (strs: those kernelArgStrings gives it).
 func (l *lowerer) kernelAttrs(k *kernelEntry, modes []int, strs []string) {
 	f := k.f
 	for _, i := range modes {

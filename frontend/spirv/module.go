@@ -68,7 +68,7 @@ func (m *Module) Def(id ID) *Inst { return m.defOf(id) }
 func (m *Module) DefIndex(id ID) int { return m.defs.get(id) }
 
 // DefOpcode returns the opcode of the instruction defining id, or 0.
-func (m *Module) DefOpcode(id ID) grammar.Opcode { return m.defs.entry(id).op }
+func (m *Module) DefOpcode(id ID) grammar.Opcode { return m.DefInfo(id).Op }
 
 // DefInfo is what the definition table holds of an <id>.
 type DefInfo struct {
@@ -81,8 +81,11 @@ type DefInfo struct {
 // defining id in one look-up, without a visit to the instruction (which,
 // in a large module, may be far from the cache).
 func (m *Module) DefInfo(id ID) DefInfo {
-	e := m.defs.entry(id)
-	return DefInfo{Index: int(e.inst) - 1, Op: e.op, Type: e.typ}
+	if i := m.defs.get(id); i >= 0 {
+		in := &m.Insts[i]
+		return DefInfo{Index: i, Op: in.Opcode, Type: in.Type}
+	}
+	return DefInfo{Index: -1}
 }
 
 func (m *Module) defOf(id ID) *Inst {
@@ -147,61 +150,53 @@ func (m *Module) DecorationInst(d Decoration) *Inst { return &m.Insts[d.Inst] }
 // IDs returns the largest result <id> defined plus one.
 func (m *Module) IDs() int { return m.defs.size() }
 
-// defTable maps result ids to their definitions: dense when ids are
+// defTable maps result ids to instruction indices: dense when ids are
 // compact, a map when a module uses few ids spread over a huge range, so
-// memory stays proportional to the input. Besides the instruction, an
-// entry holds its opcode and result type, which is what most questions
-// about an <id> need, without a visit to the instruction itself.
+// memory stays proportional to the input.
 type defTable struct {
-	dense  []defEntry // by <id>
-	sparse map[ID]defEntry
+	dense  []int32 // by <id>: 1 + the instruction index, 0 for none
+	sparse map[ID]int32
 	max    ID // the largest <id> defined
-}
-
-type defEntry struct {
-	inst int32 // 1 + the instruction's index in Insts, 0 for none
-	typ  ID    // its result type
-	op   grammar.Opcode
 }
 
 // init sizes the table for a module of insts instructions whose <id>s are
 // below bound (the reader checks each against it).
 func (t *defTable) init(bound uint32, insts int) {
 	if int(bound) <= 4*insts+1024 {
-		t.dense = make([]defEntry, bound)
+		t.dense = make([]int32, bound)
 	} else {
-		t.sparse = make(map[ID]defEntry, insts)
+		t.sparse = make(map[ID]int32, insts)
 	}
 }
 
-func (t *defTable) entry(id ID) defEntry {
+func (t *defTable) get(id ID) int {
 	if t.sparse != nil {
-		return t.sparse[id]
+		if i, ok := t.sparse[id]; ok {
+			return int(i)
+		}
+		return -1
 	}
 	if int(id) < len(t.dense) {
-		return t.dense[id]
+		return int(t.dense[id]) - 1
 	}
-	return defEntry{}
+	return -1
 }
-
-func (t *defTable) get(id ID) int { return int(t.entry(id).inst) - 1 }
 
 // set records in, instruction i, as the definition of its result and
 // returns the previous definition, or -1.
 func (t *defTable) set(in *Inst, i int) int {
 	id := in.Result
 	t.max = max(t.max, id)
-	e := defEntry{inst: int32(i + 1), typ: in.Type, op: in.Opcode}
 	if t.sparse != nil {
 		if p, ok := t.sparse[id]; ok {
-			return int(p.inst) - 1
+			return int(p)
 		}
-		t.sparse[id] = e
+		t.sparse[id] = int32(i)
 		return -1
 	}
-	p := t.dense[id].inst
+	p := t.dense[id]
 	if p == 0 {
-		t.dense[id] = e
+		t.dense[id] = int32(i + 1)
 	}
 	return int(p) - 1
 }

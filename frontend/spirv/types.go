@@ -96,7 +96,7 @@ func (m *Module) Type(id ID) Type {
 }
 
 // TypeOf returns the result type of the value id, or 0.
-func (m *Module) TypeOf(id ID) ID { return m.defs.entry(id).typ }
+func (m *Module) TypeOf(id ID) ID { return m.DefInfo(id).Type }
 
 // IsTypeDecl reports whether op declares a type.
 func IsTypeDecl(op grammar.Opcode) bool {

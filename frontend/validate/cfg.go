@@ -26,9 +26,8 @@ func init() {
 func checkCFG(c *checker) {
 	m := c.m
 	v := stViewOf(c)
-	fa := v.fa
+	fa := stFactsOf(c)
 	var stamp, predMark []int32
-	p := 0 // cursor in fa.phis
 	for fi := range m.Functions {
 		f := &m.Functions[fi]
 		if len(f.Blocks) == 0 {
@@ -45,27 +44,16 @@ func checkCFG(c *checker) {
 				v.idStr(m.Insts[f.Blocks[0].Label].Result), v.idStr(m.Insts[f.Def].Result))
 		}
 		phiNo := int32(0)
+		p, pend := int(fa.phiFn[fi]), int(fa.phiFn[fi+1])
 		for b := int32(0); b < g.nb; b++ {
 			blk := f.Blocks[b]
 			if id := fa.cond[g.base+b]; id != 0 {
-				cfgCondition(c, v, blk.Terminator(), id)
+				cfgCondition(c, v, blk.Terminator(), fa.term[g.base+b], id)
 			}
 			// Leading OpPhi instructions.
-			for i := blk.Label + 1; i < blk.End; i++ {
-				op := fa.ops[i]
-				if op == grammar.OpLine || op == grammar.OpNoLine || op == grammar.OpNop {
-					continue
-				}
-				if op != grammar.OpPhi {
-					break
-				}
-				for p < len(fa.phis) && int(fa.phis[p]) < i {
-					p++
-				}
-				if p < len(fa.phis) && int(fa.phis[p]) == i {
-					phiNo++
-					cfgPhi(c, v, &g, i, fa.phiArgs[fa.phiOff[p]:fa.phiOff[p+1]], b, stamp, predMark, phiNo)
-				}
+			for ; p < pend && fa.phiBlock[p] == b; p++ {
+				phiNo++
+				cfgPhi(c, v, &g, int(fa.phis[p]), fa.phiArgsOf(p), b, stamp, predMark, phiNo)
 			}
 			// Block order.
 			if b > 0 && g.reachable(b) {
@@ -91,14 +79,14 @@ func checkCFG(c *checker) {
 }
 
 // cfgCondition checks the condition (or selector) id of the conditional
-// branch or switch t.
-func cfgCondition(c *checker, v *stView, t int, id spirv.ID) {
+// branch or switch t, of opcode op.
+func cfgCondition(c *checker, v *stView, t int, op grammar.Opcode, id spirv.ID) {
 	ty := v.typeOf(id)
 	if ty == 0 {
 		return // ids
 	}
 	s := v.shape(ty)
-	if v.fa.ops[t] == grammar.OpSwitch {
+	if op == grammar.OpSwitch {
 		if !s.isInt() || s.n != 1 {
 			c.errorf(t, "cfg.condition", "the selector of OpSwitch has type %s: it must be an integer scalar", v.typeStr(ty))
 		}

@@ -183,7 +183,16 @@ func checkEnvCaps(c *checker) {
 			case ec == nil:
 				c.errorf(i, "env.capability", "capability %s is not supported by the Level Zero environment", cp)
 			case e.dev != nil && ec.device != nil && !ec.device(e.dev):
-				c.errorf(i, "env.capability-device", "capability %s is not supported on %s: the device does not report %s", cp, e.dev.Name, ec.feature)
+				if cp != grammar.CapabilityFloat64 {
+					c.errorf(i, "env.capability-device", "capability %s is not supported on %s: the device does not report %s", cp, e.dev.Name, ec.feature)
+					break
+				}
+				// See env_fp64use.go: only a use a kernel reaches is an error.
+				if u := envFloat64Use(m); u >= 0 {
+					c.errorf(i, "env.capability-device", "capability %s is not supported on %s: the device does not report %s, and kernel code uses 64-bit floats (word %d: %s)", cp, e.dev.Name, ec.feature, m.Insts[u].Offset, m.Insts[u].Opcode)
+				} else {
+					c.warnf(i, "env.capability-device", "capability %s is declared, but no kernel reaches 64-bit floating-point code: accepted on %s, which does not report %s (the functions that use doubles must not be called)", cp, e.dev.Name, ec.feature)
+				}
 			}
 		case grammar.OpExtension:
 			if len(in.Ops()) == 0 {
@@ -317,10 +326,8 @@ func (x *envIndex) noteEnum(k grammar.Kind, v uint32, i int) {
 		x.enumFirst[k] = t
 	}
 	if !bitEnum {
-		if dense := envEnumDense[k]; v < uint32(len(dense)) && dense[v] > 0 {
-			if d := dense[v] - 1; t[d] == 0 || int(t[d]) > i+1 {
-				t[d] = int32(i + 1)
-			}
+		if d := envEnumIndex(k, v); d >= 0 && (t[d] == 0 || int(t[d]) > i+1) {
+			t[d] = int32(i + 1)
 		}
 		return
 	}

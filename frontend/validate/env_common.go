@@ -1,7 +1,9 @@
 package validate
 
 import (
+	"cmp"
 	"math/bits"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -280,7 +282,9 @@ var envOpDense = func() []uint16 {
 
 // envEnumDense numbers the enumerants of each ValueEnum kind densely:
 // envEnumDense[kind][value] is 1 + the enumerant's index in the kind's
-// Enumerants, or 0.
+// Enumerants, or 0. The table stops at envEnumDenseMax: a few kinds have
+// vendor values near 2^30 (ComponentType), and a table reaching them
+// would take gigabytes; envEnumIndex searches for those.
 var envEnumDense = func() [][]uint16 {
 	t := make([][]uint16, grammar.NumKinds())
 	for k := range t {
@@ -289,13 +293,35 @@ var envEnumDense = func() [][]uint16 {
 		if kind.Category() != grammar.ValueEnum || len(es) == 0 {
 			continue
 		}
-		t[k] = make([]uint16, es[len(es)-1].Value+1)
+		t[k] = make([]uint16, min(es[len(es)-1].Value+1, envEnumDenseMax))
 		for d, e := range es {
-			t[k][e.Value] = uint16(d + 1)
+			if e.Value < envEnumDenseMax {
+				t[k][e.Value] = uint16(d + 1)
+			}
 		}
 	}
 	return t
 }()
+
+// envEnumDenseMax bounds the values envEnumDense holds.
+const envEnumDenseMax = 1 << 14
+
+// envEnumIndex returns the index in k's Enumerants of the ValueEnum
+// enumerant with value v, or -1.
+func envEnumIndex(k grammar.Kind, v uint32) int {
+	if dense := envEnumDense[k]; v < uint32(len(dense)) {
+		return int(dense[v]) - 1
+	}
+	if v < envEnumDenseMax {
+		return -1
+	}
+	es := k.Info().Enumerants
+	d, ok := sort.Find(len(es), func(i int) int { return cmp.Compare(v, es[i].Value) })
+	if !ok {
+		return -1
+	}
+	return d
+}
 
 // envOps is a set of opcodes, indexed by opcode.
 type envOps []bool
@@ -328,6 +354,7 @@ var (
 // envIndex holds what the environment families share for one run.
 type envIndex struct {
 	*envModule
+	mod *spirv.Module // the module indexed (envModule is added later)
 	// lists[h] holds the indices of the instructions whose opcode is in
 	// envSets[h], in order.
 	lists [][]int32
@@ -350,12 +377,17 @@ type envExtSet struct {
 }
 
 // envOf returns the environment facts of c's module, computed on first
-// use in the run.
+// use in the run: the index comes from the shared scan of the structural
+// families (see stScan), which walks every instruction anyway.
 func envOf(c *checker) *envIndex {
-	return c.memo("env", func() any { return newEnvIndex(c) }).(*envIndex)
+	return c.memo("env", func() any {
+		x := stScanOf(c).env
+		x.envModule = newEnvModule(c)
+		return x
+	}).(*envIndex)
 }
 
-func newEnvIndex(c *checker) *envIndex {
+func newEnvIndex(m *spirv.Module) *envIndex {
 	envMasksOnce.Do(func() {
 		if len(envSets) > 64 {
 			panic("validate: more than 64 envWatch sets")
@@ -369,28 +401,12 @@ func newEnvIndex(c *checker) *envIndex {
 			}
 		}
 	})
-	m := c.m
-	x := &envIndex{
-		envModule: newEnvModule(c),
+	return &envIndex{
+		mod:       m,
 		lists:     make([][]int32, len(envSets)),
 		first:     make([]int32, len(grammar.Insts())),
 		enumFirst: make([][]int32, grammar.NumKinds()),
 	}
-	if !x.scanWords(m) {
-		x.scanInsts(m)
-	}
-	return x
-}
-
-func (x *envIndex) reset() {
-	clear(x.first)
-	for h := range x.lists {
-		x.lists[h] = x.lists[h][:0]
-	}
-	for k := range x.enumFirst {
-		x.enumFirst[k] = nil
-	}
-	x.extSets = x.extSets[:0]
 }
 
 func (x *envIndex) note(i int, op int) {
@@ -406,58 +422,21 @@ func (x *envIndex) note(i int, op int) {
 	}
 }
 
-// scanWords indexes the instructions by reading the first word of each in
-// m.Words, which costs far less than touching every Inst. It reports
-// false when the words do not match m.Insts (a module not built by the
-// reader); the index is then incomplete.
-func (x *envIndex) scanWords(m *spirv.Module) bool {
-	x.reset()
-	n := len(m.Insts)
-	ws := m.Words
-	if n == 0 || int(m.Insts[0].Offset) != spirv.HeaderWords || len(ws) < spirv.HeaderWords {
-		return false
-	}
-	off, i := spirv.HeaderWords, 0
-	for ; i < n && off < len(ws); i++ {
-		w := ws[off]
-		op := int(w & 0xffff)
-		wc := int(w >> 16)
-		if wc == 0 || off+wc > len(ws) {
-			return false
-		}
-		x.note(i, op)
-		if op < len(envFastEnum) {
-			for _, s := range envFastEnum[op] {
-				if int(s.word) < wc {
-					x.noteEnum(s.kind, ws[off+int(s.word)], i)
-				}
+// inst indexes instruction i; the scan calls it for every instruction,
+// in order.
+func (x *envIndex) inst(i int, in *spirv.Inst) {
+	op := int(in.Opcode)
+	x.note(i, op)
+	ws := in.Words()
+	if op < len(envFastEnum) {
+		for _, s := range envFastEnum[op] {
+			if int(s.word) < len(ws) {
+				x.noteEnum(s.kind, ws[s.word], i)
 			}
 		}
-		if op == int(grammar.OpExtInst) && wc > 4 {
-			x.noteExtInst(m, i, ws[off+3], ws[off+4])
-		}
-		off += wc
 	}
-	last := &m.Insts[n-1]
-	return i == n && off == len(ws) && int(last.Offset)+len(last.Words()) == off
-}
-
-func (x *envIndex) scanInsts(m *spirv.Module) {
-	x.reset()
-	for i := range m.Insts {
-		in := &m.Insts[i]
-		op := int(in.Opcode)
-		x.note(i, op)
-		if op < len(envFastEnum) {
-			for _, s := range envFastEnum[op] {
-				if int(s.word) < len(in.Words()) {
-					x.noteEnum(s.kind, in.Words()[s.word], i)
-				}
-			}
-		}
-		if in.Opcode == grammar.OpExtInst && len(in.Words()) > 4 {
-			x.noteExtInst(m, i, in.Words()[3], in.Words()[4])
-		}
+	if in.Opcode == grammar.OpExtInst && len(ws) > 4 {
+		x.noteExtInst(x.mod, i, ws[3], ws[4])
 	}
 }
 

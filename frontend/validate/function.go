@@ -23,6 +23,7 @@ func init() {
 func checkFunctions(c *checker) {
 	m := c.m
 	v := stViewOf(c)
+	fa := stFactsOf(c)
 	for fi := range m.Functions {
 		f := &m.Functions[fi]
 		fn := &m.Insts[f.Def]
@@ -75,12 +76,12 @@ func checkFunctions(c *checker) {
 		}
 		// Returns.
 		void := v.tOp(rt) == grammar.OpTypeVoid
-		for _, b := range f.Blocks {
+		for bi, b := range f.Blocks {
 			t := b.Terminator()
 			if t <= b.Label || t >= len(m.Insts) {
 				continue
 			}
-			switch v.fa.ops[t] {
+			switch fa.term[fa.base[fi]+int32(bi)] {
 			case grammar.OpReturn:
 				if !void && v.isType(rt) {
 					c.errorf(t, "function.return", "OpReturn in function %s, which returns %s: use OpReturnValue", v.idStr(fn.Result), v.typeStr(rt))
@@ -144,7 +145,7 @@ func checkEntryPoints(c *checker, v *stView) {
 			c.errorf(i, "function.entry-point", "entry point %s is a function declaration: an entry point has a body", v.idStr(fid))
 		}
 	}
-	for _, i := range v.fa.calls {
+	for _, i := range stScanOf(c).calls {
 		if callee := stOpID(&m.Insts[i], 2); entries[callee] {
 			c.errorf(int(i), "function.entry-point", "entry point %s is called: a function that is an entry point is not also called", v.idStr(callee))
 		}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,25 +119,63 @@ type stView struct {
 	insts []spirv.Inst
 	fa    *stFacts
 	// caps holds the declared capabilities and those they imply.
-	caps map[grammar.Capability]bool
-	// shapes caches the shapes of the types declared before the first
-	// function, by instruction index.
-	shapes []stShape
+	caps envCapSet
+	// types caches what the checks ask of type <id>s, by <id> modulo
+	// its size (a power of two): most instructions ask about the same
+	// few types.
+	types []stTypeInfo
+}
+
+// stTypeInfo is what the checks ask of a type <id>.
+type stTypeInfo struct {
+	id     spirv.ID // the <id> described (0: an empty slot, which describes 0)
+	isType bool     // id names a type declaration
+	op     grammar.Opcode
+	shape  stShape
+	// A pointer type's storage class and pointee.
+	ptr     bool
+	ptrSC   grammar.StorageClass
+	ptrElem spirv.ID
+}
+
+// typeInfo returns what the checks ask of type t.
+func (v *stView) typeInfo(t spirv.ID) *stTypeInfo {
+	s := &v.types[int(t)&(len(v.types)-1)]
+	if s.id != t {
+		*s = stTypeInfo{id: t, shape: v.computeShape(t)}
+		if d := v.def(t); d != nil {
+			s.isType = stOpSort(d.Opcode) == stSortType
+			if s.isType {
+				s.op = d.Opcode
+			}
+			if d.Opcode == grammar.OpTypePointer && len(d.Words()) >= 4 {
+				s.ptr, s.ptrSC, s.ptrElem = true, grammar.StorageClass(d.Words()[2]), spirv.ID(d.Words()[3])
+			}
+		}
+	}
+	return s
 }
 
 // stViewOf returns the view of the module under check.
 func stViewOf(c *checker) *stView {
-	return c.memo("structure.view", func() any { return newStView(c.m, stFactsOf(c)) }).(*stView)
+	return c.memo("structure.view", func() any { return newStView(c.m, newStFactsTables(c.m)) }).(*stView)
 }
 
 func newStView(m *spirv.Module, fa *stFacts) *stView {
-	v := &stView{m: m, insts: m.Insts, fa: fa, caps: map[grammar.Capability]bool{}}
+	v := &stView{m: m, insts: m.Insts, fa: fa, caps: newEnvCapSet()}
+	// Types are declared before the functions: a slot per declaration
+	// there, up to 256.
+	n := 16
+	for n < 256 && n < fa.firstFunc {
+		n *= 2
+	}
+	v.types = make([]stTypeInfo, n)
 	var add func(c grammar.Capability, depth int)
 	add = func(c grammar.Capability, depth int) {
-		if v.caps[c] || depth > 16 {
+		if v.caps.has(c) || depth > 16 {
 			return
 		}
-		v.caps[c] = true
+		v.caps.add(c)
 		if e := grammar.KindCapability.Enumerant(uint32(c)); e != nil {
 			for _, d := range e.Caps {
 				add(d, depth+1)
@@ -152,17 +191,11 @@ func newStView(m *spirv.Module, fa *stFacts) *stView {
 			break
 		}
 	}
-	v.shapes = make([]stShape, fa.firstFunc)
-	for i := range v.shapes {
-		if stOpSort(fa.ops[i]) == stSortType {
-			v.shapes[i] = v.computeShape(m.Insts[i].Result)
-		}
-	}
 	return v
 }
 
 // hasCap reports whether the module declares c (directly or implied).
-func (v *stView) hasCap(c grammar.Capability) bool { return v.caps[c] }
+func (v *stView) hasCap(c grammar.Capability) bool { return v.caps.has(c) }
 
 // def returns the instruction defining id, or nil.
 func (v *stView) def(id spirv.ID) *spirv.Inst {
@@ -174,47 +207,56 @@ func (v *stView) def(id spirv.ID) *spirv.Inst {
 
 // op returns the opcode of the instruction defining id, or 0.
 func (v *stView) op(id spirv.ID) grammar.Opcode {
-	if i := v.m.DefIndex(id); i >= 0 {
-		return v.fa.ops[i]
-	}
-	return 0
+	return v.m.DefOpcode(id)
 }
 
 // sort returns the sort of id.
 func (v *stView) sort(id spirv.ID) stSort {
-	if i := v.m.DefIndex(id); i >= 0 {
-		return stOpSort(v.fa.ops[i])
-	}
-	return stSortNone
+	return stOpSort(v.m.DefOpcode(id))
 }
 
 // isType reports whether id names a type declaration.
-func (v *stView) isType(id spirv.ID) bool { return v.sort(id) == stSortType }
+func (v *stView) isType(id spirv.ID) bool { return v.typeInfo(id).isType }
 
 // typeOf returns the type of the value id, or 0 when id is not a value or
 // its result type is not a type.
 func (v *stView) typeOf(id spirv.ID) spirv.ID {
-	if i := v.m.DefIndex(id); i >= 0 {
-		return v.fa.typ[i]
+	m := v.m
+	d := m.DefInfo(id)
+	if stOpSort(d.Op) != stSortValue || !v.typeInfo(d.Type).isType || (v.fa.gaps && v.fa.inGap(m, d.Index)) {
+		return 0
 	}
-	return 0
+	return d.Type
+}
+
+// valueType returns the type of the value instruction i computes, or 0
+// when it computes none, its result type is not a type, or it lies
+// between functions (where no value belongs).
+func (v *stView) valueType(i int) spirv.ID {
+	in := &v.insts[i]
+	if stOpSort(in.Opcode) != stSortValue || !v.typeInfo(in.Type).isType || (v.fa.gaps && v.fa.inGap(v.m, i)) {
+		return 0
+	}
+	return in.Type
 }
 
 // stOpID returns operand k of in as an <id>, or 0 when there is no such
 // operand or it is not an <id>.
 func stOpID(in *spirv.Inst, k int) spirv.ID {
-	if k < 0 || k >= len(in.Ops()) || !stIsIDKind(in.Ops()[k].Kind) {
+	ops := in.Ops()
+	if uint(k) >= uint(len(ops)) || !stIsIDKind(ops[k].Kind) {
 		return 0
 	}
-	return spirv.ID(in.Words()[in.Ops()[k].Off])
+	return spirv.ID(in.Words()[ops[k].Off])
 }
 
 // stOpWord returns the first word of operand k of in, or 0 and false.
 func stOpWord(in *spirv.Inst, k int) (uint32, bool) {
-	if k < 0 || k >= len(in.Ops()) {
+	ops := in.Ops()
+	if uint(k) >= uint(len(ops)) {
 		return 0, false
 	}
-	return in.Words()[in.Ops()[k].Off], true
+	return in.Words()[ops[k].Off], true
 }
 
 // tdef returns the declaration of type t when it has opcode op, or nil.
@@ -258,12 +300,7 @@ func (s stShape) ok() bool      { return s.kind != stKindOther }
 func (s stShape) vector() bool  { return s.kind != stKindOther && s.n > 1 }
 
 // shape returns the shape of the scalar or vector type t.
-func (v *stView) shape(t spirv.ID) stShape {
-	if i := v.m.DefIndex(t); i >= 0 && i < len(v.shapes) {
-		return v.shapes[i]
-	}
-	return v.computeShape(t)
-}
+func (v *stView) shape(t spirv.ID) stShape { return v.typeInfo(t).shape }
 
 func (v *stView) computeShape(t spirv.ID) stShape {
 	d := v.def(t)
@@ -306,21 +343,12 @@ func (v *stView) scalarShapeOf(d *spirv.Inst, t spirv.ID) stShape {
 
 // pointer returns the storage class and pointee of the pointer type t.
 func (v *stView) pointer(t spirv.ID) (grammar.StorageClass, spirv.ID, bool) {
-	d := v.def(t)
-	if d == nil || d.Opcode != grammar.OpTypePointer || len(d.Words()) < 4 {
-		return 0, 0, false
-	}
-	return grammar.StorageClass(d.Words()[2]), spirv.ID(d.Words()[3]), true
+	s := v.typeInfo(t)
+	return s.ptrSC, s.ptrElem, s.ptr
 }
 
 // tOp returns the opcode of type t, or 0 when t is not a type.
-func (v *stView) tOp(t spirv.ID) grammar.Opcode {
-	d := v.def(t)
-	if d == nil || stOpSort(d.Opcode) != stSortType {
-		return 0
-	}
-	return d.Opcode
-}
+func (v *stView) tOp(t spirv.ID) grammar.Opcode { return v.typeInfo(t).op }
 
 // sameType reports whether a and b are the same type: the same <id>, or
 // pointers (which may be declared more than once) of the same storage
@@ -506,20 +534,23 @@ func stFuncIndex(m *spirv.Module, i int) int {
 }
 
 // stFacts are per-module facts the structural families share (computed
-// once per validation run, see stFactsOf): compact per-instruction arrays
-// and the control-flow graph and dominator tree of every function. They
-// are built in one pass over the instructions, so that the families need
-// not each walk the (large) instruction records again.
+// once per validation run, see stFactsOf): the block of each instruction,
+// the control-flow graph and dominator tree of every function, what ends
+// each block and the leading OpPhi instructions. The shared scan
+// (stScan) gathers them in its walk over every instruction, and builds
+// each function's graph as it leaves the function: in a large module,
+// a separate visit to each block's terminator would wait for memory at
+// every one.
 type stFacts struct {
-	// Per instruction: opcode, the type of the value it computes (0 when
-	// it is no value or its result type is not a type), and the index of
-	// the block of its function holding it (-1 outside blocks).
-	ops     []grammar.Opcode
-	typ     []spirv.ID
+	// blockOf holds, per instruction, 1 + the index of the block of its
+	// function holding it (0 outside blocks); see block.
 	blockOf []int32
 	// firstFunc is the index of the first OpFunction (len(Insts) when
 	// there is none).
 	firstFunc int
+	// gaps is set when instructions follow the first function outside
+	// every function (see inGap).
+	gaps bool
 	// Blocks are numbered globally: the blocks of function f are
 	// base[f] ... base[f+1]-1. Arrays indexed by global block hold local
 	// block numbers (the index in Function.Blocks).
@@ -537,23 +568,36 @@ type stFacts struct {
 	rpoNum, idom, pre, post []int32
 	rpoOff, rpo             []int32
 	// cond is the condition of the OpBranchConditional, or the selector
-	// of the OpSwitch, ending each global block (0 for other blocks).
+	// of the OpSwitch, ending each global block (0 for other blocks);
+	// term the opcode of the instruction ending it.
 	cond []spirv.ID
-	// phis lists the OpPhi instructions of the functions in binary
-	// order; the (value, parent) <id> pairs of phis[p] are
-	// phiArgs[phiOff[p]:phiOff[p+1]].
-	phis, phiOff []int32
-	phiArgs      []spirv.ID
-	// calls lists the OpFunctionCall instructions.
-	calls []int32
-	// extOther holds the OpExtInst instructions in functions that are
-	// not of OpenCL.std, by their stExtKind.
-	extOther map[int32]int
+	term []grammar.Opcode
+	// phis lists the leading OpPhi instructions of each block (those
+	// after only OpPhi, OpLine, OpNoLine and OpNop), in binary order:
+	// those of function f are phis[phiFn[f]:phiFn[f+1]], phiBlock holds
+	// the (local) block of each, and phiArgs[phiOff[p]:phiOff[p+1]] the
+	// (value, parent) <id> pairs of phis[p].
+	phis, phiBlock, phiOff, phiFn []int32
+	phiArgs                       []spirv.ID
+
+	// What building the current function's graph needs.
+	cfgb stCFGBuilder
+}
+
+// block returns the index of the block of its function holding
+// instruction i, or -1 when it is in none.
+func (fa *stFacts) block(i int) int32 { return fa.blockOf[i] - 1 }
+
+// inGap reports whether instruction i follows the first function outside
+// every function (misplaced: no value there counts as one).
+func (fa *stFacts) inGap(m *spirv.Module, i int) bool {
+	return i >= fa.firstFunc && fa.blockOf[i] == 0 && stFuncIndex(m, i) < 0
 }
 
 // stFactsOf returns the facts of the module under check.
 func stFactsOf(c *checker) *stFacts {
-	return c.memo("structure.facts", func() any { return newStFacts(c.m) }).(*stFacts)
+	stScanOf(c)
+	return stViewOf(c).fa
 }
 
 // stBranch reports whether op is a branch with label operands.
@@ -561,126 +605,157 @@ func stBranch(op grammar.Opcode) bool {
 	return op == grammar.OpBranch || op == grammar.OpBranchConditional || op == grammar.OpSwitch
 }
 
-func newStFacts(m *spirv.Module) *stFacts {
+// newStFactsTables allocates the facts of m; what the scan gathers is
+// filled in by beginFunction, terminator, phi and endFunction.
+func newStFactsTables(m *spirv.Module) *stFacts {
 	n := len(m.Insts)
-	fa := &stFacts{
-		ops:       make([]grammar.Opcode, n),
-		typ:       make([]spirv.ID, n),
-		blockOf:   make([]int32, n),
-		firstFunc: n,
-		base:      make([]int32, len(m.Functions)+1),
-	}
-	if len(m.Functions) > 0 {
-		fa.firstFunc = m.Functions[0].Def
-	}
+	nf := len(m.Functions)
 	total := int32(0)
 	for fi := range m.Functions {
-		fa.base[fi] = total
 		total += int32(len(m.Functions[fi].Blocks))
 	}
-	fa.base[len(m.Functions)] = total
-	fa.succOff = make([]int32, total+1)
-	fa.predOff = make([]int32, total+1)
-	fa.rpoNum = make([]int32, total)
-	fa.idom = make([]int32, total)
-	fa.pre = make([]int32, total)
-	fa.post = make([]int32, total)
-	fa.rpoOff = make([]int32, len(m.Functions)+1)
-	fa.rpo = make([]int32, 0, total)
-	fa.cond = make([]spirv.ID, total)
+	// The per-block arrays share one allocation.
+	arena := make([]int32, 0, 3*(int32(nf)+1)+2*(total+1)+5*total+4*total)
+	take := func(k int32) []int32 {
+		s := arena[len(arena) : len(arena)+int(k) : len(arena)+int(k)]
+		arena = arena[:len(arena)+int(k)]
+		return s
+	}
+	fa := &stFacts{
+		blockOf:   make([]int32, n),
+		firstFunc: n,
+		base:      take(int32(nf + 1)),
+		rpoOff:    take(int32(nf + 1)),
+		phiFn:     take(int32(nf + 1)),
+		succOff:   take(total + 1),
+		predOff:   take(total + 1),
+		rpoNum:    take(total),
+		idom:      take(total),
+		pre:       take(total),
+		post:      take(total),
+		cond:      make([]spirv.ID, total),
+		term:      make([]grammar.Opcode, total),
+	}
 	// Most blocks end with one or two branch targets.
-	fa.succ = make([]int32, 0, 2*total)
-	fa.pred = make([]int32, 0, 2*total)
-
-	var b stCFGBuilder
-	if len(m.Functions) == 1 {
-		b.targets = make([]spirv.ID, 0, 2*total)
-		b.targetOff = make([]int32, 0, total+1)
+	fa.rpo = take(total)[:0]
+	fa.succ = take(2 * total)[:0]
+	fa.pred = take(2 * total)[:0]
+	if nf > 0 {
+		fa.firstFunc = m.Functions[0].Def
 	}
-	next := 0 // first instruction not yet recorded
-	record := func(from, to int) {
-		for i := from; i < to; i++ {
-			in := &m.Insts[i]
-			fa.ops[i], fa.blockOf[i] = in.Opcode, -1
-		}
-	}
+	next := fa.firstFunc // the first instruction after the functions so far
 	for fi := range m.Functions {
 		f := &m.Functions[fi]
 		end := f.End
 		if end < f.Def || end >= n {
 			end = n - 1
 		}
-		if f.Def > next {
-			record(next, f.Def)
-		}
-		// Stream the function, noting the label <id>s its branches
-		// target, block by block.
-		b.targets, b.targetOff = b.targets[:0], b.targetOff[:0]
-		bi, nb := 0, len(f.Blocks)
-		for i := f.Def; i <= end; i++ {
-			in := &m.Insts[i]
-			fa.ops[i], fa.typ[i], fa.blockOf[i] = in.Opcode, in.Type, -1
-			switch in.Opcode {
-			case grammar.OpFunctionCall:
-				fa.calls = append(fa.calls, int32(i))
-			case grammar.OpExtInst:
-				if k := stExtKind(in); k != stExtOpenCL {
-					if fa.extOther == nil {
-						fa.extOther = map[int32]int{}
-					}
-					fa.extOther[int32(i)] = k
-				}
-			}
-			if in.Opcode == grammar.OpPhi {
-				fa.phis = append(fa.phis, int32(i))
-				fa.phiOff = append(fa.phiOff, int32(len(fa.phiArgs)))
-				for k := 2; k+1 < len(in.Ops()); k += 2 {
-					fa.phiArgs = append(fa.phiArgs, spirv.ID(in.Words()[in.Ops()[k].Off]), spirv.ID(in.Words()[in.Ops()[k+1].Off]))
-				}
-			}
-			if bi >= nb || i < f.Blocks[bi].Label {
-				continue
-			}
-			fa.blockOf[i] = int32(bi)
-			if i == f.Blocks[bi].End-1 {
-				b.targetOff = append(b.targetOff, int32(len(b.targets)))
-				if (in.Opcode == grammar.OpBranchConditional || in.Opcode == grammar.OpSwitch) && len(in.Ops()) > 0 {
-					fa.cond[fa.base[fi]+int32(bi)] = spirv.ID(in.Words()[in.Ops()[0].Off])
-				}
-				if stBranch(in.Opcode) {
-					for k := 0; k < len(in.Ops()); k++ {
-						if in.Ops()[k].Kind == grammar.KindIdRef && (k > 0 || in.Opcode == grammar.OpBranch) {
-							b.targets = append(b.targets, spirv.ID(in.Words()[in.Ops()[k].Off]))
-						}
-					}
-				}
-				bi++
-			}
-		}
-		for len(b.targetOff) < nb {
-			b.targetOff = append(b.targetOff, int32(len(b.targets)))
-		}
-		b.targetOff = append(b.targetOff, int32(len(b.targets)))
+		fa.gaps = fa.gaps || f.Def > next
 		next = end + 1
-		b.build(m, fa, fi)
 	}
-	if next < n {
-		record(next, n)
+	fa.gaps = fa.gaps || next < n
+	total = 0
+	for fi := range m.Functions {
+		fa.base[fi] = total
+		total += int32(len(m.Functions[fi].Blocks))
 	}
+	fa.base[nf] = total
+	fa.cfgb.targets = make([]spirv.ID, 0, 2*total)
+	fa.cfgb.targetOff = make([]int32, 0, total+1)
+	return fa
+}
+
+// beginFunction notes the block of each instruction of function fi.
+func (fa *stFacts) beginFunction(m *spirv.Module, fi int) {
+	f := &m.Functions[fi]
+	for bi, blk := range f.Blocks {
+		for i := blk.Label; i < min(blk.End, len(m.Insts)); i++ {
+			fa.blockOf[i] = int32(bi + 1)
+		}
+	}
+	fa.cfgb.targets, fa.cfgb.targetOff = fa.cfgb.targets[:0], fa.cfgb.targetOff[:0]
+	fa.phiFn[fi] = int32(len(fa.phis))
+	// Room for an OpPhi of two incoming values per block, as most are.
+	if nb := len(f.Blocks); cap(fa.phis)-len(fa.phis) < nb {
+		fa.phis = slices.Grow(fa.phis, nb)
+		fa.phiBlock = slices.Grow(fa.phiBlock, nb)
+		fa.phiOff = slices.Grow(fa.phiOff, nb)
+		fa.phiArgs = slices.Grow(fa.phiArgs, 4*nb)
+	}
+}
+
+// terminator notes in, the last instruction of block bi of function fi;
+// the blocks come in order.
+func (fa *stFacts) terminator(fi int, bi int32, in *spirv.Inst) {
+	b := &fa.cfgb
+	b.targetOff = append(b.targetOff, int32(len(b.targets)))
+	g := fa.base[fi] + bi
+	fa.term[g] = in.Opcode
+	ops, ws := in.Ops(), in.Words()
+	if (in.Opcode == grammar.OpBranchConditional || in.Opcode == grammar.OpSwitch) && len(ops) > 0 {
+		fa.cond[g] = spirv.ID(ws[ops[0].Off])
+	}
+	if stBranch(in.Opcode) {
+		for k, o := range ops {
+			if o.Kind == grammar.KindIdRef && (k > 0 || in.Opcode == grammar.OpBranch) {
+				b.targets = append(b.targets, spirv.ID(ws[o.Off]))
+			}
+		}
+	}
+}
+
+// phi notes the leading OpPhi i of block bi.
+func (fa *stFacts) phi(i int, bi int32, in *spirv.Inst) {
+	fa.phis = append(fa.phis, int32(i))
+	fa.phiBlock = append(fa.phiBlock, bi)
 	fa.phiOff = append(fa.phiOff, int32(len(fa.phiArgs)))
-	// Keep the types of values only, and only when they are types.
-	for i := 0; i < fa.firstFunc; i++ {
-		if stOpSort(fa.ops[i]) == stSortValue {
-			fa.typ[i] = m.Insts[i].Type
-		}
+	ops, ws := in.Ops(), in.Words()
+	for k := 2; k+1 < len(ops); k += 2 {
+		fa.phiArgs = append(fa.phiArgs, spirv.ID(ws[ops[k].Off]), spirv.ID(ws[ops[k+1].Off]))
 	}
-	for i, t := range fa.typ {
-		if t == 0 {
-			continue
+}
+
+// endFunction builds the graph and dominator tree of function fi.
+func (fa *stFacts) endFunction(m *spirv.Module, fi int) {
+	b := &fa.cfgb
+	for nb := len(m.Functions[fi].Blocks); len(b.targetOff) < nb; {
+		b.targetOff = append(b.targetOff, int32(len(b.targets)))
+	}
+	b.targetOff = append(b.targetOff, int32(len(b.targets)))
+	b.build(m, fa, fi)
+	fa.phiFn[fi+1] = int32(len(fa.phis))
+}
+
+// phiArgsOf returns the (value, parent) pairs of phis[p].
+func (fa *stFacts) phiArgsOf(p int) []spirv.ID {
+	end := len(fa.phiArgs)
+	if p+1 < len(fa.phiOff) {
+		end = int(fa.phiOff[p+1])
+	}
+	return fa.phiArgs[fa.phiOff[p]:end]
+}
+
+// newStFacts computes the facts of m alone, visiting the blocks'
+// terminators and leading OpPhi instructions directly (for tests; a
+// validation run gathers them in its scan).
+func newStFacts(m *spirv.Module) *stFacts {
+	fa := newStFactsTables(m)
+	for fi := range m.Functions {
+		f := &m.Functions[fi]
+		fa.beginFunction(m, fi)
+		for bi, blk := range f.Blocks {
+			for i := blk.Label + 1; i < blk.End; i++ {
+				if op := m.Insts[i].Opcode; op == grammar.OpPhi {
+					fa.phi(i, int32(bi), &m.Insts[i])
+				} else if op != grammar.OpLine && op != grammar.OpNoLine && op != grammar.OpNop {
+					break
+				}
+			}
+			if blk.End > blk.Label && blk.End <= len(m.Insts) {
+				fa.terminator(fi, int32(bi), &m.Insts[blk.End-1])
+			}
 		}
-		if d := m.DefIndex(t); d < 0 || stOpSort(fa.ops[d]) != stSortType || stOpSort(fa.ops[i]) != stSortValue {
-			fa.typ[i] = 0
-		}
+		fa.endFunction(m, fi)
 	}
 	return fa
 }
@@ -704,11 +779,11 @@ func grow32(s []int32, n int) []int32 {
 // labels, or -1.
 func (fa *stFacts) labelBlock(m *spirv.Module, fi int, id spirv.ID) int32 {
 	f := &m.Functions[fi]
-	i := m.DefIndex(id)
-	if i <= f.Def || (f.End >= 0 && i >= f.End) || fa.ops[i] != grammar.OpLabel {
+	d := m.DefInfo(id)
+	if d.Op != grammar.OpLabel || d.Index <= f.Def || (f.End >= 0 && d.Index >= f.End) {
 		return -1
 	}
-	return fa.blockOf[i]
+	return fa.block(d.Index)
 }
 
 // build computes the graph and dominators of function fi.
@@ -942,13 +1017,19 @@ func (g *stCFG) dominates(a, b int32) bool {
 	return fa.pre[g.base+a] <= fa.pre[g.base+b] && fa.post[g.base+b] <= fa.post[g.base+a]
 }
 
-// stScan holds the diagnostics of the pass over every instruction that
-// the ids and operands families share: walking a million instructions
-// costs as much as checking them, so the two families' per-instruction
-// checks run in one walk (each with its own diagnostics), after the facts
-// (and so the dominator trees ids.dominance needs) are known.
+// stScan holds what the one pass over every instruction found: walking a
+// million instructions costs as much as checking them, so the
+// per-instruction checks of the ids, operands and layout families (each
+// with its own diagnostics), the facts (stFacts) and the index the
+// environment families share are all gathered in one walk. Diagnostics
+// are sorted in the end, so interleaving the families changes nothing.
 type stScan struct {
-	ids, operands []spirv.Diagnostic
+	ids, operands, layout []spirv.Diagnostic
+	// calls lists the OpFunctionCall instructions of the functions.
+	calls []int32
+	// env is the environment families' index (without the module
+	// facts, see envOf).
+	env *envIndex
 }
 
 // stScanOf returns the shared pass's results for the module under check.
@@ -959,31 +1040,66 @@ func stScanOf(c *checker) *stScan {
 func newStScan(c *checker) *stScan {
 	m := c.m
 	v := stViewOf(c)
+	fa := v.fa
 	// Each family's diagnostics go to a checker of its own, sharing the
 	// run's memoized facts.
 	ci := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
 	co := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
+	cl := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
 	ids, ops := newIDsChecker(ci, v), newOpx(co, v)
+	lay := layoutWalk{c: cl, v: v}
+	env := newEnvIndex(m)
+	sc := &stScan{env: env}
 	fi := 0
 	for i := 0; i < len(m.Insts); {
 		if fi < len(m.Functions) && m.Functions[fi].Def == i {
 			f := &m.Functions[fi]
-			ids.g = v.fa.cfg(m, fi)
+			fa.beginFunction(m, fi)
+			ids.beginFunction(fi, f)
 			end := f.End
 			if end < i || end >= len(m.Insts) {
 				end = len(m.Insts) - 1
 			}
+			phis := false // in a block's leading OpPhi instructions
 			for ; i <= end; i++ {
-				ids.inst(i, fi, f, v.fa.blockOf[i])
+				in := &m.Insts[i]
+				b := fa.block(i)
+				ids.inst(i, fi, f, b)
 				ops.inst(i, true)
+				env.inst(i, in)
+				if in.Opcode == grammar.OpFunctionCall {
+					sc.calls = append(sc.calls, int32(i))
+				}
+				if b < 0 {
+					continue
+				}
+				lay.inst(i, in, f, b)
+				switch op := in.Opcode; {
+				case i == f.Blocks[b].Label:
+					phis = true
+				case op == grammar.OpPhi:
+					if phis {
+						fa.phi(i, b, in)
+					}
+				case op != grammar.OpLine && op != grammar.OpNoLine && op != grammar.OpNop:
+					phis = false
+				}
+				if i == f.Blocks[b].End-1 {
+					fa.terminator(fi, b, in)
+				}
 			}
+			fa.endFunction(m, fi)
+			ids.g = fa.cfg(m, fi)
+			ids.dominanceDone()
 			fi++
 			continue
 		}
 		ids.inst(i, -1, nil, -1)
 		ops.inst(i, false)
+		env.inst(i, &m.Insts[i])
 		i++
 	}
 	ids.memberIndices()
-	return &stScan{ids: ci.diags, operands: co.diags}
+	sc.ids, sc.operands, sc.layout = ci.diags, co.diags, cl.diags
+	return sc
 }

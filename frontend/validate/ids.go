@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"slices"
+
 	"spv2visa/frontend/spirv"
 	"spv2visa/grammar"
 )
@@ -286,7 +288,11 @@ type idsChecker struct {
 	// OpTypeForwardPointer (index of that instruction).
 	fwdPointers map[spirv.ID]int
 	firstFunc   int
-	g           stCFG
+	// fi is the function the scan is in; g its graph, once built; doms
+	// the dominance checks waiting for it.
+	fi   int
+	g    stCFG
+	doms []stDom
 }
 
 // checkIDs reports what the pass shared with the operands family found
@@ -314,25 +320,28 @@ func newIDsChecker(c *checker, v *stView) *idsChecker {
 func (x *idsChecker) inst(i, fi int, f *spirv.Function, b int32) {
 	m := x.m
 	in := &m.Insts[i]
-	for k := range in.Ops() {
-		kind := in.Ops()[k].Kind
-		if kind != grammar.KindIdRef && kind != grammar.KindIdResultType && kind != grammar.KindIdScope && kind != grammar.KindIdMemorySemantics {
+	ops, ws := in.Ops(), in.Words()
+	plain := stPlainValues(in.Opcode)
+	for k, o := range ops {
+		kind := o.Kind
+		if !stIsIDKind(kind) {
 			continue
 		}
-		id := spirv.ID(in.Words()[in.Ops()[k].Off])
-		di := m.DefIndex(id)
+		id := spirv.ID(ws[o.Off])
+		d := m.DefInfo(id)
+		di := d.Index
 		if di < 0 {
 			x.c.errorf(i, "ids.undefined", "%s %s is not defined by any instruction", stOpName(in, k), x.v.idStr(id))
 			continue
 		}
-		dop := x.fa.ops[di]
+		dop := d.Op
 		s := stOpSort(dop)
 		var role stRole
 		var fwd bool
 		switch {
 		case kind == grammar.KindIdResultType:
 			role = stRoleType
-		case stPlainValues(in.Opcode):
+		case plain:
 			role = stRoleValue
 		default:
 			role, fwd = stRoleOf(in, k)
@@ -383,37 +392,78 @@ func (x *idsChecker) inst(i, fi int, f *spirv.Function, b int32) {
 
 // dominance checks that the definition (instruction di, in the current
 // function) of operand k of instruction i (in block b) dominates the use.
+// What needs the function's dominator tree waits for it (see stDom):
+// the tree is built as the shared scan leaves the function.
 func (x *idsChecker) dominance(i int, in *spirv.Inst, k int, b int32, id spirv.ID, di int) {
-	db := x.fa.blockOf[di]
+	db := x.fa.block(di)
 	if db < 0 {
 		return // a parameter: dominates the whole function
 	}
-	g := &x.g
 	if in.Opcode == grammar.OpPhi && k >= 2 {
-		if b < 0 || !g.reachable(b) || k+1 >= len(in.Ops()) {
+		if b < 0 || k+1 >= len(in.Ops()) {
 			return
 		}
-		pb := g.block(spirv.ID(in.Words()[in.Ops()[k+1].Off]))
-		if pb < 0 || !g.reachable(pb) || db == pb {
+		pb := x.fa.labelBlock(x.m, x.fi, spirv.ID(in.Words()[in.Ops()[k+1].Off]))
+		if pb < 0 || db == pb || db == 0 {
+			// The entry block dominates every reachable block (and
+			// unreachable ones are not checked).
 			return
 		}
-		if !g.reachable(db) || !g.dominates(db, pb) {
-			x.c.errorf(i, "ids.dominance", "OpPhi operand %s is defined in block %s, which does not dominate its parent block %s", x.v.idStr(id), x.blockName(db), x.blockName(pb))
-		}
+		x.doms = append(x.doms, stDom{i: int32(i), k: int32(k), b: b, db: db, pb: pb, id: id})
 		return
 	}
-	if b < 0 || !g.reachable(b) {
-		return // uses in unreachable blocks are not checked
+	if b < 0 || db == b && di < i || db == 0 && b != 0 {
+		return // the entry block dominates every reachable block
 	}
-	if db == b {
-		if di >= i {
-			x.c.errorf(i, "ids.dominance", "%s %s is used before its definition in the same block", stOpName(in, k), x.v.idStr(id))
+	x.doms = append(x.doms, stDom{i: int32(i), k: int32(k), b: b, db: db, pb: -1, id: id})
+}
+
+// stDom is a use whose dominance check needs the dominator tree:
+// operand k of instruction i, in block b, names id, defined in block db;
+// pb is the parent block of an OpPhi operand, -1 for other uses.
+type stDom struct {
+	i, k      int32
+	b, db, pb int32
+	id        spirv.ID
+}
+
+// beginFunction prepares the checks of function fi.
+func (x *idsChecker) beginFunction(fi int, f *spirv.Function) {
+	x.fi = fi
+	// Room for a use from another block per block, as is common.
+	x.doms = slices.Grow(x.doms[:0], len(f.Blocks))
+}
+
+// dominanceDone finishes the dominance checks of the function whose graph
+// x.g is.
+func (x *idsChecker) dominanceDone() {
+	g := &x.g
+	for _, d := range x.doms {
+		i := int(d.i)
+		if d.pb >= 0 {
+			// An OpPhi operand: the definition dominates the parent.
+			if !g.reachable(d.b) || !g.reachable(d.pb) {
+				continue
+			}
+			if !g.reachable(d.db) || !g.dominates(d.db, d.pb) {
+				x.c.errorf(i, "ids.dominance", "OpPhi operand %s is defined in block %s, which does not dominate its parent block %s", x.v.idStr(d.id), x.blockName(d.db), x.blockName(d.pb))
+			}
+			continue
 		}
-		return
+		if !g.reachable(d.b) {
+			continue // uses in unreachable blocks are not checked
+		}
+		in := &x.m.Insts[i]
+		if d.db == d.b {
+			// Only kept when the use comes first.
+			x.c.errorf(i, "ids.dominance", "%s %s is used before its definition in the same block", stOpName(in, int(d.k)), x.v.idStr(d.id))
+			continue
+		}
+		if !g.reachable(d.db) || !g.dominates(d.db, d.b) {
+			x.c.errorf(i, "ids.dominance", "%s %s is defined in block %s, which does not dominate its use in block %s", stOpName(in, int(d.k)), x.v.idStr(d.id), x.blockName(d.db), x.blockName(d.b))
+		}
 	}
-	if !g.reachable(db) || !g.dominates(db, b) {
-		x.c.errorf(i, "ids.dominance", "%s %s is defined in block %s, which does not dominate its use in block %s", stOpName(in, k), x.v.idStr(id), x.blockName(db), x.blockName(b))
-	}
+	x.doms = x.doms[:0]
 }
 
 func (x *idsChecker) blockName(b int32) string {

@@ -60,6 +60,9 @@ func stExtKind(in *spirv.Inst) int {
 func checkLayout(c *checker) {
 	m := c.m
 	v := stViewOf(c)
+	// What the shared scan found in the functions' blocks (see
+	// layoutWalk).
+	c.diags = append(c.diags, stScanOf(c).layout...)
 	sec := spirv.SecCapability
 	memoryModels, entryPoints := 0, 0
 	fi := 0 // next function
@@ -76,7 +79,6 @@ func checkLayout(c *checker) {
 			} else {
 				sawDefinition = true
 			}
-			layoutFunction(c, v, f)
 			if f.End > i {
 				i = f.End
 			}
@@ -179,74 +181,77 @@ var stLayoutPlain = func() []bool {
 	return t
 }()
 
-// layoutFunction checks the instructions of function f.
-func layoutFunction(c *checker, v *stView, f *spirv.Function) {
-	m := c.m
-	ops := v.fa.ops
-	for b, blk := range f.Blocks {
-		// leading: still in the run of OpVariable (first block) or OpPhi
-		// (other blocks) at the start of the block.
-		leading := true
-		for i := blk.Label + 1; i < blk.End && i < len(m.Insts); i++ {
-			op := ops[i]
-			if int(op) < len(stLayoutPlain) && stLayoutPlain[op] {
-				leading = false
-				continue
+// layoutWalk checks the instructions of the functions' blocks, one at a
+// time as the shared scan (stScan) passes them.
+type layoutWalk struct {
+	c *checker
+	v *stView
+	// leading: still in the run of OpVariable (first block) or OpPhi
+	// (other blocks) at the start of the block.
+	leading bool
+}
+
+// inst checks instruction i, in block b of function f.
+func (w *layoutWalk) inst(i int, in *spirv.Inst, f *spirv.Function, b int32) {
+	c, v := w.c, w.v
+	blk := f.Blocks[b]
+	if i == blk.Label {
+		w.leading = true
+		return
+	}
+	op := in.Opcode
+	if int(op) < len(stLayoutPlain) && stLayoutPlain[op] {
+		w.leading = false
+		return
+	}
+	switch op {
+	case grammar.OpLine, grammar.OpNoLine, grammar.OpNop:
+		return
+	case grammar.OpVariable:
+		if sc, ok := stOpWord(in, 2); ok && grammar.StorageClass(sc) != grammar.StorageClassFunction {
+			c.errorf(i, "layout.variable", "OpVariable with storage class %s in a function: variables in a function have storage class Function", grammar.StorageClass(sc))
+		} else if b != 0 || !w.leading {
+			c.errorf(i, "layout.variable-position", "OpVariable after other instructions: a function's variables are the first instructions of its first block")
+		}
+		return
+	case grammar.OpPhi:
+		if b == 0 {
+			c.errorf(i, "layout.phi-position", "OpPhi in the entry block of the function, which has no predecessors")
+		} else if !w.leading {
+			c.errorf(i, "layout.phi-position", "OpPhi after other instructions: OpPhi must precede every instruction of its block but OpPhi and OpLine")
+		}
+		return
+	case grammar.OpLoopMerge, grammar.OpSelectionMerge:
+		t := blk.End - 1
+		next := v.insts[t].Opcode
+		okNext := next == grammar.OpBranchConditional ||
+			(op == grammar.OpLoopMerge && next == grammar.OpBranch) ||
+			(op == grammar.OpSelectionMerge && next == grammar.OpSwitch)
+		if i != t-1 || !okNext {
+			if op == grammar.OpLoopMerge {
+				c.errorf(i, "layout.merge-position", "OpLoopMerge must immediately precede the OpBranch or OpBranchConditional that ends its block")
+			} else {
+				c.errorf(i, "layout.merge-position", "OpSelectionMerge must immediately precede the OpBranchConditional or OpSwitch that ends its block")
 			}
-			switch op {
-			case grammar.OpLine, grammar.OpNoLine, grammar.OpNop:
-				continue
-			case grammar.OpVariable:
-				if w, ok := stOpWord(&m.Insts[i], 2); ok && grammar.StorageClass(w) != grammar.StorageClassFunction {
-					c.errorf(i, "layout.variable", "OpVariable with storage class %s in a function: variables in a function have storage class Function", grammar.StorageClass(w))
-				} else if b != 0 || !leading {
-					c.errorf(i, "layout.variable-position", "OpVariable after other instructions: a function's variables are the first instructions of its first block")
-				}
-				continue
-			case grammar.OpPhi:
-				if b == 0 {
-					c.errorf(i, "layout.phi-position", "OpPhi in the entry block of the function, which has no predecessors")
-				} else if !leading {
-					c.errorf(i, "layout.phi-position", "OpPhi after other instructions: OpPhi must precede every instruction of its block but OpPhi and OpLine")
-				}
-				continue
-			case grammar.OpLoopMerge, grammar.OpSelectionMerge:
-				t := blk.End - 1
-				next := ops[t]
-				okNext := next == grammar.OpBranchConditional ||
-					(op == grammar.OpLoopMerge && next == grammar.OpBranch) ||
-					(op == grammar.OpSelectionMerge && next == grammar.OpSwitch)
-				if i != t-1 || !okNext {
-					if op == grammar.OpLoopMerge {
-						c.errorf(i, "layout.merge-position", "OpLoopMerge must immediately precede the OpBranch or OpBranchConditional that ends its block")
-					} else {
-						c.errorf(i, "layout.merge-position", "OpSelectionMerge must immediately precede the OpBranchConditional or OpSwitch that ends its block")
-					}
-				}
-			case grammar.OpExtInst:
-				k, other := v.fa.extOther[int32(i)]
-				if !other {
-					break // OpenCL.std
-				}
-				in := &m.Insts[i]
-				switch k {
-				case stExtNonSemantic:
-					continue
-				case stExtDebugInfo:
-					if !stDebugInfoLocal(in) {
-						c.errorf(i, "layout.in-function", "%s debug instruction in a function: only DebugScope, DebugNoScope, DebugDeclare and DebugValue appear in functions", v.extName(in))
-					}
-					continue
-				}
-			case grammar.OpUndef:
-			default:
-				if int(op) < len(stSections) {
-					if s := stSections[op]; s != spirv.SecFunction && s != spirv.SecAny {
-						c.errorf(i, "layout.in-function", "%s in a function: it belongs to the module-level %s section", op, s)
-					}
-				}
+		}
+	case grammar.OpExtInst:
+		switch stExtKind(in) {
+		case stExtOpenCL:
+		case stExtNonSemantic:
+			return
+		case stExtDebugInfo:
+			if !stDebugInfoLocal(in) {
+				c.errorf(i, "layout.in-function", "%s debug instruction in a function: only DebugScope, DebugNoScope, DebugDeclare and DebugValue appear in functions", v.extName(in))
 			}
-			leading = false
+			return
+		}
+	case grammar.OpUndef:
+	default:
+		if int(op) < len(stSections) {
+			if s := stSections[op]; s != spirv.SecFunction && s != spirv.SecAny {
+				c.errorf(i, "layout.in-function", "%s in a function: it belongs to the module-level %s section", op, s)
+			}
 		}
 	}
+	w.leading = false
 }

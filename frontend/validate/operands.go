@@ -100,6 +100,9 @@ type opx struct {
 	v  *stView
 	i  int
 	in *spirv.Inst
+	// The operands and words of in.
+	ops []spirv.Operand
+	ws  []uint32
 	op grammar.Opcode // the operation: in.Opcode, or the SpecOp of OpSpecConstantOp
 	a  int            // index in in.Ops of the first operand after the result
 	rt spirv.ID       // the result type when it is a type, else 0
@@ -110,21 +113,33 @@ type opx struct {
 
 // n returns the number of operands after the result.
 func (x *opx) n() int {
-	if n := len(x.in.Ops()) - x.a; n > 0 {
+	if n := len(x.ops) - x.a; n > 0 {
 		return n
 	}
 	return 0
 }
 
 // arg returns operand k (after the result) as an <id>, or 0.
-func (x *opx) arg(k int) spirv.ID { return stOpID(x.in, x.a+k) }
+func (x *opx) arg(k int) spirv.ID {
+	k += x.a
+	if uint(k) >= uint(len(x.ops)) || !stIsIDKind(x.ops[k].Kind) {
+		return 0
+	}
+	return spirv.ID(x.ws[x.ops[k].Off])
+}
 
 // argT returns the type of the value operand k, or 0 when it is not a
 // value of a known type.
 func (x *opx) argT(k int) spirv.ID { return x.v.typeOf(x.arg(k)) }
 
 // word returns the first word of operand k.
-func (x *opx) word(k int) (uint32, bool) { return stOpWord(x.in, x.a+k) }
+func (x *opx) word(k int) (uint32, bool) {
+	k += x.a
+	if uint(k) >= uint(len(x.ops)) {
+		return 0, false
+	}
+	return x.ws[x.ops[k].Off], true
+}
 
 func (x *opx) errf(rule, format string, args ...any) { x.c.errorf(x.i, rule, format, args...) }
 
@@ -201,7 +216,7 @@ func newOpx(c *checker, v *stView) *opx {
 
 // inst checks instruction i (in a function body when inFunc).
 func (x *opx) inst(i int, inFunc bool) {
-	op := x.v.fa.ops[i]
+	op := x.v.insts[i].Opcode
 	if !inFunc {
 		switch op {
 		case grammar.OpSpecConstantOp, grammar.OpVariable, grammar.OpUndef:
@@ -211,8 +226,9 @@ func (x *opx) inst(i int, inFunc bool) {
 	}
 	in := &x.v.insts[i]
 	x.i, x.in, x.op = i, in, op
+	x.ops, x.ws = in.Ops(), in.Words()
 	x.a = int(stArgStartOf(op))
-	x.rt = x.v.fa.typ[i] // the result type when it is a type, else 0
+	x.rt = x.v.valueType(i) // the result type when it is a type, else 0
 	if op == grammar.OpSpecConstantOp {
 		x.op, x.a = in.SpecOp, 3
 	}

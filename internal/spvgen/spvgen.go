@@ -1,7 +1,8 @@
 // Package spvgen generates large, valid SPIR-V kernel modules of a chosen
 // size for benchmarks: the shapes real OpenCL toolchains emit (64-bit
 // pointer arithmetic, loads and stores with alignment, OpenCL.std calls,
-// conditional branches joined by OpPhi), repeated.
+// conditional branches joined by OpPhi), repeated; and Replicate makes
+// one module of many copies of a real one.
 package spvgen
 
 import (
