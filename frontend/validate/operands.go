@@ -103,9 +103,9 @@ type opx struct {
 	// The operands and words of in.
 	ops []spirv.Operand
 	ws  []uint32
-	op grammar.Opcode // the operation: in.Opcode, or the SpecOp of OpSpecConstantOp
-	a  int            // index in in.Ops of the first operand after the result
-	rt spirv.ID       // the result type when it is a type, else 0
+	op  grammar.Opcode // the operation: in.Opcode, or the SpecOp of OpSpecConstantOp
+	a   int            // index in in.Ops of the first operand after the result
+	rt  spirv.ID       // the result type when it is a type, else 0
 	// ptrWidth is the width of pointers of the addressing model, 0 for
 	// Logical.
 	ptrWidth uint32
