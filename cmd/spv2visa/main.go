@@ -38,6 +38,7 @@ func init() {
 		{"validate", "check SPIR-V modules against the Level Zero environment", runValidate},
 		{"dis", "disassemble a SPIR-V module (spirv-dis syntax)", runDis},
 		{"ir", "lower a SPIR-V module to the IR and run the optimization pipeline", runIR},
+		{"zeinfo", "check ze_info YAML (ours or IGC's) against ze_info 1.9", runZeinfo},
 		{"version", "print the version and the SPIR-V grammar it was built with", runVersion},
 		{"help", "show help for a command", runHelp},
 	}
