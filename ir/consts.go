@@ -203,3 +203,29 @@ func parseConstWord(t *Type, w string) (uint64, error) {
 	}
 	return 0, fmt.Errorf("no constants of type %s", t)
 }
+
+// Encode writes the constant into b, the memory of a value of c.Type
+// (OpenCL C layout, little endian); padding and the bytes of zero or
+// undefined parts are left as they are.
+func (c *Const) Encode(b []byte) {
+	if c == nil || c.Zero || c.Undef {
+		return
+	}
+	t := c.Type
+	switch t.Kind {
+	case KBool, KInt, KFloat:
+		n := t.Size()
+		for i := 0; i < n; i++ {
+			b[i] = byte(c.Bits >> (8 * uint(i)))
+		}
+	case KVector, KArray:
+		es := t.Elem.Size()
+		for i, e := range c.Elems {
+			e.Encode(b[i*es:])
+		}
+	case KStruct:
+		for i, e := range c.Elems {
+			e.Encode(b[t.FieldOffset(i):])
+		}
+	}
+}

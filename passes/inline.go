@@ -45,7 +45,11 @@ func inline(m *ir.Module, c *Config) error {
 
 func shouldInline(callee *ir.Func, c *Config) bool {
 	switch {
-	case len(callee.Blocks) == 0 || callee.Inline == ir.InlineNever:
+	case len(callee.Blocks) == 0:
+		return false
+	case c.InlineAll:
+		return true
+	case callee.Inline == ir.InlineNever:
 		return false
 	case callee.Inline == ir.InlineAlways || c.Opt >= 1:
 		return true

@@ -118,6 +118,10 @@ type Config struct {
 	NoSignedZeros   bool // -cl-no-signed-zeros
 	FiniteMathOnly  bool // -cl-finite-math-only: no NaNs or infinities
 	UnsafeMath      bool // -cl-unsafe-math-optimizations
+	// InlineAll inlines every call, never-inline callees too: for a
+	// backend that does not emit calls.
+	InlineAll bool
+
 	// CorrectlyRoundedDivSqrt (-cl-fp32-correctly-rounded-divide-sqrt)
 	// makes f32 division and sqrt exact, so they may be folded.
 	CorrectlyRoundedDivSqrt bool

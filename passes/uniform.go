@@ -20,6 +20,16 @@ type UniformInfo struct {
 	f         *ir.Func
 	divergent []bool // by value ID
 	divBranch []bool // by block ID
+	// escapes marks values defined in a loop that work-items leave at
+	// different iterations and used after it: each work-item must keep
+	// its own copy, whatever the value's uniformity inside the loop.
+	escapes []bool // by value ID
+}
+
+// EscapesDivergentLoop reports whether v is defined in a loop with a
+// divergent exit and used outside that loop.
+func (u *UniformInfo) EscapesDivergentLoop(v *ir.Value) bool {
+	return v.ID < len(u.escapes) && u.escapes[v.ID]
 }
 
 // IsUniform reports whether v has the same value in every work-item of a
@@ -47,7 +57,7 @@ func (u *UniformInfo) IsUniformBranch(b *ir.Block) bool {
 // their users divergent. Kernel parameters are uniform; helper
 // function parameters are not assumed to be.
 func Uniformity(f *ir.Func) *UniformInfo {
-	u := &UniformInfo{f: f, divergent: make([]bool, f.NumValues()), divBranch: make([]bool, f.NumBlocks())}
+	u := &UniformInfo{f: f, divergent: make([]bool, f.NumValues()), divBranch: make([]bool, f.NumBlocks()), escapes: make([]bool, f.NumValues())}
 	if len(f.Blocks) == 0 {
 		return u
 	}
@@ -113,6 +123,9 @@ func Uniformity(f *ir.Func) *UniformInfo {
 				for _, v := range out.values {
 					mark(v)
 				}
+				for _, v := range out.defs {
+					u.escapes[v.ID] = true
+				}
 				for _, x := range out.branches {
 					if !u.divBranch[x.ID] {
 						u.divBranch[x.ID] = true
@@ -130,6 +143,7 @@ func Uniformity(f *ir.Func) *UniformInfo {
 type loopUses struct {
 	values   []*ir.Value
 	branches []*ir.Block
+	defs     []*ir.Value // the loop's values that those uses read
 }
 
 func outsideUses(f *ir.Func, l *loop) loopUses {
@@ -140,15 +154,22 @@ func outsideUses(f *ir.Func, l *loop) loopUses {
 			continue
 		}
 		for _, v := range x.Values {
+			used := false
 			for _, a := range v.Args {
 				if inLoop(a) {
-					out.values = append(out.values, v)
-					break
+					out.defs = append(out.defs, a)
+					used = true
 				}
 			}
+			if used {
+				out.values = append(out.values, v)
+			}
 		}
-		if c := x.Control; c != nil && inLoop(c) && (x.Kind == ir.BlockIf || x.Kind == ir.BlockSwitch) {
-			out.branches = append(out.branches, x)
+		if c := x.Control; c != nil && inLoop(c) {
+			out.defs = append(out.defs, c)
+			if x.Kind == ir.BlockIf || x.Kind == ir.BlockSwitch {
+				out.branches = append(out.branches, x)
+			}
 		}
 	}
 	return out

@@ -129,24 +129,4 @@ func (s *shape) encode(words []uint64, b []byte) {
 }
 
 // constBytes writes a constant tree into b (the memory of c.Type).
-func constBytes(c *ir.Const, b []byte) {
-	if c == nil || c.Zero || c.Undef {
-		return
-	}
-	t := c.Type
-	switch t.Kind {
-	case ir.KBool, ir.KInt, ir.KFloat:
-		var ls []leaf
-		addLeaves(t, 0, &ls)
-		writeLeaf(b, ls[0], c.Bits)
-	case ir.KVector, ir.KArray:
-		es := t.Elem.Size()
-		for i, e := range c.Elems {
-			constBytes(e, b[i*es:])
-		}
-	case ir.KStruct:
-		for i, e := range c.Elems {
-			constBytes(e, b[t.FieldOffset(i):])
-		}
-	}
-}
+func constBytes(c *ir.Const, b []byte) { c.Encode(b) }

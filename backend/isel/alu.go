@@ -1,0 +1,339 @@
+package isel
+
+import (
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+)
+
+// binOps maps two-operand IR ops to vISA: the instruction, whether the
+// operands are read as signed, and whether src1 is negated (sub).
+var binOps = map[ir.Op]struct {
+	op     visa.Op
+	signed bool
+	neg    bool
+}{
+	ir.OpAdd: {op: visa.OpAdd}, ir.OpSub: {op: visa.OpAdd, neg: true}, ir.OpMul: {op: visa.OpMul},
+	ir.OpAnd: {op: visa.OpAnd}, ir.OpOr: {op: visa.OpOr}, ir.OpXor: {op: visa.OpXor},
+	ir.OpFAdd: {op: visa.OpAdd}, ir.OpFSub: {op: visa.OpAdd, neg: true}, ir.OpFMul: {op: visa.OpMul},
+	ir.OpFDiv: {op: visa.OpDiv},
+	ir.OpUDiv: {op: visa.OpDiv}, ir.OpSDiv: {op: visa.OpDiv, signed: true},
+	ir.OpURem: {op: visa.OpMod}, ir.OpSRem: {op: visa.OpMod, signed: true},
+}
+
+func (s *sel) binary(v *ir.Value) {
+	st := s.get(v)
+	info := binOps[v.Op]
+	a, b := v.Args[0], v.Args[1]
+	if st.preds != nil {
+		// Logic on booleans: predicate instructions.
+		for c := 0; c < st.lanes; c++ {
+			s.emit(info.op, s.exec(st), visa.PredOpnd(st.preds[c]), visa.PredOpnd(s.pred(a, c)), visa.PredOpnd(s.pred(b, c)))
+		}
+		return
+	}
+	el := v.Type.Scalar()
+	switch v.Op {
+	case ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem:
+		s.intDivide(v, info.signed)
+		return
+	case ir.OpMul:
+		if el.Bits == 64 { // GenX_IR has no 64-bit integer multiply on any target
+			s.mul64(v)
+			return
+		}
+	}
+	t := st.t
+	if info.signed {
+		t = signed(t)
+	}
+	for c := 0; c < st.lanes; c++ {
+		x, y := s.src(a, c, t), s.src(b, c, t)
+		if info.neg {
+			y = s.negate(y)
+		} else if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm {
+			x, y = y, x // commutative: an immediate goes in src1
+		}
+		s.emit(info.op, s.exec(st), s.dstOf(st, c, t), x, y)
+	}
+}
+
+// negate returns -x: a modifier on a variable, a negated immediate.
+func (s *sel) negate(x visa.Operand) visa.Operand {
+	if x.Kind != visa.OpndImm {
+		return x.Neg()
+	}
+	switch x.Type {
+	case visa.F:
+		return visa.Imm(x.Type, x.Imm^0x80000000)
+	case visa.DF:
+		return visa.Imm(x.Type, x.Imm^1<<63)
+	case visa.HF:
+		return visa.Imm(x.Type, x.Imm^0x8000)
+	}
+	return visa.ImmInt(x.Type, -int64(x.Imm))
+}
+
+// mul64 multiplies 64-bit integers on a platform without a native 64-bit
+// multiply, from 32-bit halves: lo*lo (both halves of the product) plus
+// the cross products shifted into the high half.
+func (s *sel) mul64(v *ir.Value) {
+	st := s.get(v)
+	e := s.exec(st)
+	n := 1
+	if !st.scalar {
+		n = s.simd
+	}
+	for c := 0; c < st.lanes; c++ {
+		alo, ahi := s.half(v.Args[0], c, 0), s.half(v.Args[0], c, 1)
+		blo, bhi := s.half(v.Args[1], c, 0), s.half(v.Args[1], c, 1)
+		lo := s.temp(visa.UD, n)
+		hi := s.temp(visa.UD, n)
+		cross := s.temp(visa.UD, n)
+		s.emit(visa.OpMul, e, visa.Dst(lo, 0, 0, 1), alo, blo)
+		s.emit(visa.OpMulh, e, visa.Dst(hi, 0, 0, 1), alo, blo)
+		s.emit(visa.OpMul, e, visa.Dst(cross, 0, 0, 1), alo, bhi)
+		s.emit(visa.OpAdd, e, visa.Dst(hi, 0, 0, 1), s.whole(hi, st.scalar), s.whole(cross, st.scalar))
+		s.emit(visa.OpMul, e, visa.Dst(cross, 0, 0, 1), ahi, blo)
+		s.emit(visa.OpAdd, e, visa.Dst(hi, 0, 0, 1), s.whole(hi, st.scalar), s.whole(cross, st.scalar))
+		s.emit(visa.OpMov, e, s.halfDst(st, c, 0), s.whole(lo, st.scalar))
+		s.emit(visa.OpMov, e, s.halfDst(st, c, 1), s.whole(hi, st.scalar))
+	}
+}
+
+// whole reads a temporary of one element per lane (or one element).
+func (s *sel) whole(x *visa.Var, scalar bool) visa.Operand {
+	if scalar {
+		return visa.Scalar(x, 0)
+	}
+	return visa.Src(x, 0, 0, 1, 1, 0)
+}
+
+// half returns the low (h=0) or high (h=1) dword of component c of a
+// 64-bit value.
+func (s *sel) half(v *ir.Value, c, h int) visa.Operand {
+	st := s.get(v)
+	if st.konst {
+		return visa.ImmInt(visa.UD, int64(uint32(st.bits[c]>>(32*uint(h)))))
+	}
+	x := s.as(st.v, visa.UD)
+	if st.scalar {
+		return visa.Scalar(x, 2*c+h)
+	}
+	row, col := s.rowCol(visa.UD, 2*c*s.simd+h)
+	return visa.Src(x, row, col, 2, 1, 0)
+}
+
+// halfDst is the destination of a 64-bit component's low or high dword.
+func (s *sel) halfDst(st *store, c, h int) visa.Operand {
+	x := s.as(st.v, visa.UD)
+	if st.scalar {
+		return visa.Dst(x, 0, 2*c+h, 1)
+	}
+	row, col := s.rowCol(visa.UD, 2*c*s.simd+h)
+	return visa.Dst(x, row, col, 2)
+}
+
+func (s *sel) shift(v *ir.Value) {
+	st := s.get(v)
+	op, t := visa.OpShl, st.t
+	switch v.Op {
+	case ir.OpLShr:
+		op = visa.OpShr
+	case ir.OpAShr:
+		op, t = visa.OpAsr, signed(st.t)
+	}
+	bits := v.Type.Scalar().Bits
+	for c := 0; c < st.lanes; c++ {
+		n := s.src(v.Args[1], c, 0)
+		if n.Kind == visa.OpndImm {
+			n = visa.ImmInt(visa.UD, int64(n.Imm)&int64(bits-1))
+		} else if bits < 32 {
+			// The hardware masks counts to 5 bits; IR counts wrap at the
+			// type's width.
+			m := s.temp(visa.UD, s.lanesOf(st))
+			s.emit(visa.OpAnd, s.exec(st), visa.Dst(m, 0, 0, 1), s.src(v.Args[1], c, visa.UD), visa.ImmInt(visa.UD, int64(bits-1)))
+			n = s.whole(m, st.scalar)
+		}
+		s.emit(op, s.exec(st), s.dstOf(st, c, t), s.src(v.Args[0], c, t), n)
+	}
+}
+
+// lanesOf is the element count of one component of st.
+func (s *sel) lanesOf(st *store) int {
+	if st.scalar {
+		return 1
+	}
+	return s.simd
+}
+
+func (s *sel) unary(v *ir.Value) {
+	st := s.get(v)
+	a := v.Args[0]
+	for c := 0; c < st.lanes; c++ {
+		switch v.Op {
+		case ir.OpNeg:
+			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, signed(st.t)), s.negate(s.src(a, c, signed(st.t))))
+		case ir.OpFNeg:
+			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), s.negate(s.src(a, c, 0)))
+		case ir.OpNot:
+			if st.preds != nil {
+				s.emit(visa.OpNot, s.exec(st), visa.PredOpnd(st.preds[c]), visa.PredOpnd(s.pred(a, c)))
+				continue
+			}
+			s.emit(visa.OpNot, s.exec(st), s.dstOf(st, c, 0), s.src(a, c, 0))
+		case ir.OpBitCount:
+			if st.t.Size() == 8 {
+				s.fail("64-bit popcount is not supported yet")
+			}
+			s.emit(visa.OpCbit, s.exec(st), s.dstOf(st, c, 0), s.src(a, c, 0))
+		case ir.OpBitReverse:
+			if st.t != visa.UD {
+				s.fail("bit reversal of %s is not supported yet", v.Type)
+			}
+			s.emit(visa.OpBfrev, s.exec(st), s.dstOf(st, c, 0), s.src(a, c, 0))
+		}
+	}
+}
+
+// cmpOps maps comparisons to a vISA relation and operand signedness;
+// unordered float relations are the negation of the ordered inverse.
+var cmpOps = map[ir.Op]struct {
+	cond   visa.Cond
+	signed bool
+	invert bool // the result is the negation of cond
+}{
+	ir.OpEq: {cond: visa.CondEQ}, ir.OpNe: {cond: visa.CondNE},
+	ir.OpULt: {cond: visa.CondLT}, ir.OpULe: {cond: visa.CondLE}, ir.OpUGt: {cond: visa.CondGT}, ir.OpUGe: {cond: visa.CondGE},
+	ir.OpSLt: {cond: visa.CondLT, signed: true}, ir.OpSLe: {cond: visa.CondLE, signed: true},
+	ir.OpSGt: {cond: visa.CondGT, signed: true}, ir.OpSGe: {cond: visa.CondGE, signed: true},
+	ir.OpFOEq: {cond: visa.CondEQ}, ir.OpFOLt: {cond: visa.CondLT}, ir.OpFOLe: {cond: visa.CondLE},
+	ir.OpFOGt: {cond: visa.CondGT}, ir.OpFOGe: {cond: visa.CondGE},
+	// The hardware's ne is true for NaN operands: unordered.
+	ir.OpFUNe: {cond: visa.CondNE},
+	ir.OpFULt: {cond: visa.CondGE, invert: true}, ir.OpFULe: {cond: visa.CondGT, invert: true},
+	ir.OpFUGt: {cond: visa.CondLE, invert: true}, ir.OpFUGe: {cond: visa.CondLT, invert: true},
+}
+
+func (s *sel) compare(v *ir.Value) {
+	st := s.get(v)
+	a, b := v.Args[0], v.Args[1]
+	e := s.boolExec(v)
+	for c := 0; c < st.lanes; c++ {
+		p := st.preds[c]
+		switch v.Op {
+		case ir.OpFOrd, ir.OpFUno:
+			// ord: a == a and b == b.
+			q := s.k.DeclPred("", s.simd)
+			s.cmp(e, visa.CondEQ, p, s.src(a, c, 0), s.src(a, c, 0))
+			s.cmp(e, visa.CondEQ, q, s.src(b, c, 0), s.src(b, c, 0))
+			s.emit(visa.OpAnd, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(q))
+			if v.Op == ir.OpFUno {
+				s.emit(visa.OpNot, e, visa.PredOpnd(p), visa.PredOpnd(p))
+			}
+			continue
+		case ir.OpFONe, ir.OpFUEq:
+			// one: a < b or a > b (both false for NaN).
+			q := s.k.DeclPred("", s.simd)
+			s.cmp(e, visa.CondLT, p, s.src(a, c, 0), s.src(b, c, 0))
+			s.cmp(e, visa.CondGT, q, s.src(a, c, 0), s.src(b, c, 0))
+			s.emit(visa.OpOr, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(q))
+			if v.Op == ir.OpFUEq {
+				s.emit(visa.OpNot, e, visa.PredOpnd(p), visa.PredOpnd(p))
+			}
+			continue
+		}
+		if a.Type.Scalar().Kind == ir.KBool {
+			// Booleans: ne is xor, eq its negation.
+			s.emit(visa.OpXor, e, visa.PredOpnd(p), visa.PredOpnd(s.pred(a, c)), visa.PredOpnd(s.pred(b, c)))
+			if v.Op == ir.OpEq {
+				s.emit(visa.OpNot, e, visa.PredOpnd(p), visa.PredOpnd(p))
+			} else if v.Op != ir.OpNe {
+				s.fail("ordered comparison of booleans")
+			}
+			continue
+		}
+		info := cmpOps[v.Op]
+		var t visa.Type
+		if info.signed {
+			t = signed(s.get(a).t)
+		}
+		x, y := s.src(a, c, t), s.src(b, c, t)
+		cond := info.cond
+		if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm {
+			x, y, cond = y, x, swapCond(cond)
+		}
+		s.cmp(e, cond, p, x, y)
+		if info.invert {
+			s.emit(visa.OpNot, e, visa.PredOpnd(p), visa.PredOpnd(p))
+		}
+	}
+}
+
+func swapCond(c visa.Cond) visa.Cond {
+	switch c {
+	case visa.CondLT:
+		return visa.CondGT
+	case visa.CondLE:
+		return visa.CondGE
+	case visa.CondGT:
+		return visa.CondLT
+	case visa.CondGE:
+		return visa.CondLE
+	}
+	return c
+}
+
+func (s *sel) cmp(e visa.Exec, cond visa.Cond, p *visa.Var, x, y visa.Operand) {
+	s.k.Emit(&visa.Inst{Op: visa.OpCmp, Cond: cond, Exec: e, Args: []visa.Operand{visa.PredOpnd(p), x, y}})
+}
+
+// floatTests: the exponent-all-ones constant and minimum normal by width.
+var floatInf = map[visa.Type]uint64{visa.HF: 0x7c00, visa.F: 0x7f800000, visa.DF: 0x7ff0000000000000}
+var floatMinNormal = map[visa.Type]uint64{visa.HF: 0x0400, visa.F: 0x00800000, visa.DF: 0x0010000000000000}
+
+func (s *sel) floatTest(v *ir.Value) {
+	st := s.get(v)
+	a := v.Args[0]
+	at := s.get(a).t
+	e := s.boolExec(v)
+	for c := 0; c < st.lanes; c++ {
+		p := st.preds[c]
+		x := s.src(a, c, 0)
+		abs := x
+		if abs.Kind != visa.OpndImm {
+			abs = abs.WithMod(visa.ModAbs)
+		}
+		inf := visa.Imm(at, floatInf[at])
+		switch v.Op {
+		case ir.OpIsNan:
+			s.cmp(e, visa.CondNE, p, x, x)
+		case ir.OpIsInf:
+			s.cmp(e, visa.CondEQ, p, abs, inf)
+		case ir.OpIsFinite:
+			s.cmp(e, visa.CondLT, p, abs, inf)
+		case ir.OpIsNormal:
+			q := s.k.DeclPred("", s.simd)
+			s.cmp(e, visa.CondLT, p, abs, inf)
+			s.cmp(e, visa.CondGE, q, abs, visa.Imm(at, floatMinNormal[at]))
+			s.emit(visa.OpAnd, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(q))
+		case ir.OpSignBit:
+			it := visa.IntType(at.Size(), true)
+			s.cmp(e, visa.CondLT, p, s.src(a, c, it), visa.ImmInt(it, 0))
+		}
+	}
+}
+
+func (s *sel) anyAll(v *ir.Value) {
+	st := s.get(v)
+	a := s.get(v.Args[0])
+	e := s.boolExec(v)
+	op := visa.OpOr
+	if v.Op == ir.OpAll {
+		op = visa.OpAnd
+	}
+	p := st.preds[0]
+	s.emit(visa.OpOr, e, visa.PredOpnd(p), visa.PredOpnd(s.predOf(a, 0)), visa.PredOpnd(s.predOf(a, 0)))
+	for c := 1; c < a.lanes; c++ {
+		s.emit(op, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(s.predOf(a, c)))
+	}
+}

@@ -1,0 +1,159 @@
+package isel
+
+import (
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+)
+
+// block selects b's values and its terminator; next is the block laid
+// out after it.
+func (s *sel) block(b *ir.Block, next *ir.Block) {
+	s.k.Place(s.label(b))
+	for _, v := range b.Values {
+		if v.Op == ir.OpPhi {
+			s.get(v) // storage, written by the predecessors
+			continue
+		}
+		s.cur = v
+		s.value(v)
+	}
+	s.cur = nil
+	switch b.Kind {
+	case ir.BlockPlain:
+		s.copies(b, b.Succs[0], nil)
+		if b.Succs[0] != next {
+			s.gotoLabel(visa.Pred{}, s.label(b.Succs[0]))
+		}
+	case ir.BlockIf:
+		t, f := b.Succs[0], b.Succs[1]
+		p := s.pred(b.Control, 0)
+		if t == f {
+			s.copies(b, t, nil)
+			if t != next {
+				s.gotoLabel(visa.Pred{}, s.label(t))
+			}
+			return
+		}
+		s.copiesIf(b, p)
+		switch {
+		case t == next:
+			s.gotoLabel(visa.IfNot(p), s.label(f))
+		case f == next:
+			s.gotoLabel(visa.If(p), s.label(t))
+		default:
+			s.gotoLabel(visa.If(p), s.label(t))
+			s.gotoLabel(visa.Pred{}, s.label(f))
+		}
+	case ir.BlockSwitch:
+		s.switchBlock(b, next)
+	case ir.BlockRet:
+		if b.Control != nil {
+			s.fail("a kernel returns a value")
+		}
+		if next != nil {
+			s.gotoLabel(visa.Pred{}, s.exit)
+		}
+	case ir.BlockUnreachable:
+		if next != nil {
+			s.gotoLabel(visa.Pred{}, s.exit)
+		}
+	}
+}
+
+// gotoLabel emits a SIMD goto: lanes where p holds (all lanes without a
+// predicate) continue at l.
+func (s *sel) gotoLabel(p visa.Pred, l *visa.Var) {
+	e := s.vexec()
+	if p.Var == nil {
+		// Every active lane goes: IGC writes it as a uniform goto.
+		e = visa.E(1)
+	}
+	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: p, Exec: e, Args: []visa.Operand{visa.LabelOpnd(l)}})
+}
+
+// copy is a phi operand copy on an edge: dst gets src's value.
+type copy struct {
+	dst, src *store
+	pred     visa.Pred
+}
+
+// edgeCopies returns the copies for the phis of succ on the edge from b.
+func (s *sel) edgeCopies(b, succ *ir.Block, p visa.Pred) []copy {
+	var cs []copy
+	i := succ.PredIndex(b)
+	for _, v := range succ.Values {
+		if v.Op != ir.OpPhi {
+			continue
+		}
+		if a := v.Args[i]; a != v && a.Op != ir.OpUndef {
+			cs = append(cs, copy{dst: s.get(v), src: s.get(a), pred: p})
+		}
+	}
+	return cs
+}
+
+// copies emits the phi copies of the edge b->succ.
+func (s *sel) copies(b, succ *ir.Block, p *visa.Var) {
+	pr := visa.Pred{}
+	if p != nil {
+		pr = visa.If(p)
+	}
+	s.parallel(s.edgeCopies(b, succ, pr))
+}
+
+// copiesIf emits the phi copies of both edges of a two-way branch, each
+// predicated with the lanes that take it.
+func (s *sel) copiesIf(b *ir.Block, p *visa.Var) {
+	cs := s.edgeCopies(b, b.Succs[0], visa.If(p))
+	cs = append(cs, s.edgeCopies(b, b.Succs[1], visa.IfNot(p))...)
+	s.parallel(cs)
+}
+
+// parallel emits copies as if they happened at once: a source that is
+// also a destination is first saved in a temporary.
+func (s *sel) parallel(cs []copy) {
+	isDst := map[*store]bool{}
+	for _, c := range cs {
+		isDst[c.dst] = true
+	}
+	saved := map[*store]*store{}
+	for _, c := range cs {
+		if isDst[c.src] && saved[c.src] == nil {
+			t := &store{t: c.src.t, lanes: c.src.lanes, scalar: c.src.scalar}
+			if c.src.preds != nil {
+				for range c.src.preds {
+					t.preds = append(t.preds, s.k.DeclPred("", s.simd))
+				}
+			} else {
+				s.alloc(t)
+			}
+			s.storeMove(t, c.src, visa.Pred{})
+			saved[c.src] = t
+		}
+	}
+	for _, c := range cs {
+		src := c.src
+		if t := saved[src]; t != nil {
+			src = t
+		}
+		s.storeMove(c.dst, src, c.pred)
+	}
+}
+
+// storeMove copies every component of src into dst under predicate p.
+func (s *sel) storeMove(dst, src *store, p visa.Pred) {
+	for c := 0; c < dst.lanes; c++ {
+		if dst.preds != nil {
+			sp := s.predOf(src, c)
+			s.k.Emit(&visa.Inst{Op: visa.OpOr, Pred: p, Exec: s.exec(dst), Args: []visa.Operand{
+				visa.PredOpnd(dst.preds[c]), visa.PredOpnd(sp), visa.PredOpnd(sp)}})
+			continue
+		}
+		e := s.exec(dst)
+		if dst.scalar && p.Var != nil {
+			// Predicate bits of an unmasked condition agree: use bit 0.
+			e = visa.NM(1)
+		}
+		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: p, Exec: e, Args: []visa.Operand{s.dstOf(dst, c, 0), s.srcOf(src, c, 0)}})
+	}
+}

@@ -1,0 +1,86 @@
+package isel
+
+import (
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+)
+
+func (s *sel) insert(v *ir.Value) {
+	if v.Type.Kind != ir.KVector {
+		s.fail("aggregate values of type %s are not supported", v.Type)
+	}
+	st := s.get(v)
+	a, x := s.get(v.Args[0]), s.get(v.Args[1])
+	for c := 0; c < st.lanes; c++ {
+		if c == int(v.AuxInt) {
+			s.moveComp(st, c, x, 0)
+		} else if v.Args[0].Op != ir.OpUndef {
+			s.moveComp(st, c, a, c)
+		}
+	}
+}
+
+// extractDyn picks component idx: the first, then each other one where
+// the index matches.
+func (s *sel) extractDyn(v *ir.Value) {
+	st := s.get(v)
+	vec := s.get(v.Args[0])
+	if st.preds != nil {
+		s.fail("dynamic extraction of booleans is not supported")
+	}
+	s.moveComp(st, 0, vec, 0)
+	for c := 1; c < vec.lanes; c++ {
+		p := s.indexIs(v, v.Args[1], c)
+		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.predExec(st), Args: []visa.Operand{s.dstOf(st, 0, 0), s.srcOf(vec, c, 0)}})
+	}
+}
+
+// predExec is the execution of a predicated write of st: a scalar write
+// reads predicate bit 0, valid when the predicate was computed unmasked.
+func (s *sel) predExec(st *store) visa.Exec {
+	if st.scalar {
+		return visa.NM(1)
+	}
+	return s.vexec()
+}
+
+// indexIs returns a predicate that is true where idx equals c, computed
+// unmasked when v is scalar.
+func (s *sel) indexIs(v, idx *ir.Value, c int) *visa.Var {
+	p := s.k.DeclPred("", s.simd)
+	e := s.vexec()
+	if s.scalar[v.ID] {
+		e = visa.NM(s.simd)
+	}
+	it := s.get(idx).t
+	s.cmp(e, visa.CondEQ, p, s.src(idx, 0, 0), visa.ImmInt(it, int64(c)))
+	return p
+}
+
+func (s *sel) insertDyn(v *ir.Value) {
+	st := s.get(v)
+	vec, x := s.get(v.Args[0]), s.get(v.Args[1])
+	if st.preds != nil {
+		s.fail("dynamic insertion of booleans is not supported")
+	}
+	for c := 0; c < st.lanes; c++ {
+		s.moveComp(st, c, vec, c)
+		p := s.indexIs(v, v.Args[2], c)
+		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.predExec(st), Args: []visa.Operand{s.dstOf(st, c, 0), s.srcOf(x, 0, 0)}})
+	}
+}
+
+func (s *sel) shuffle(v *ir.Value) {
+	st := s.get(v)
+	a, b := s.get(v.Args[0]), s.get(v.Args[1])
+	mask := v.Aux.([]int32)
+	for c, m := range mask {
+		switch {
+		case m < 0:
+		case int(m) < a.lanes:
+			s.moveComp(st, c, a, int(m))
+		default:
+			s.moveComp(st, c, b, int(m)-a.lanes)
+		}
+	}
+}

@@ -1,0 +1,373 @@
+package isel
+
+import (
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+)
+
+// region is memory the backend keeps in registers: a private variable
+// (alloca), one copy per lane, or a constant table, one copy for all
+// lanes. Pointers into a region are byte offsets (ud).
+//
+// A per-lane region is laid out element-major with granule g (the size
+// of the elements its accesses use): the byte o of lane l lives at
+// ((o/g)*simd + l)*g + o%g, so that a uniform offset addresses simd
+// consecutive elements, as one register region.
+type region struct {
+	v       *visa.Var
+	size    int  // bytes of one copy
+	perLane bool // one copy per lane
+	g       int  // perLane: the access granule in bytes
+	name    string
+}
+
+// maxRegion is the largest variable vISA allows (4 KiB).
+const maxRegion = 4096
+
+// findRegions gives every pointer rooted at an alloca or a constant
+// global its region, through pointer arithmetic, casts, phis and
+// selects of the same region.
+func (s *sel) findRegions() {
+	s.regionOf = make([]*region, s.f.NumValues())
+	byGlobal := map[*ir.Global]*region{}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range s.order {
+			for _, v := range b.Values {
+				if s.regionOf[v.ID] != nil {
+					continue
+				}
+				var r *region
+				switch v.Op {
+				case ir.OpAlloca:
+					r = &region{size: v.Type.Elem.Size(), perLane: true, name: v.Name}
+				case ir.OpGlobalAddr:
+					g := v.Aux.(*ir.Global)
+					if g.Space != ir.SpaceConstant && !(g.Space == ir.SpaceGlobal && g.ReadOnly) {
+						continue
+					}
+					if r = byGlobal[g]; r == nil {
+						r = &region{size: g.Type.Size(), name: g.Name}
+						byGlobal[g] = r
+						s.tables = append(s.tables, tableInit{r, g})
+					}
+				case ir.OpPtrAdd, ir.OpBitcast, ir.OpCopy:
+					r = s.regionOf[v.Args[0].ID]
+				case ir.OpPhi, ir.OpSelect:
+					args := v.Args
+					if v.Op == ir.OpSelect {
+						args = args[1:]
+					}
+					for _, a := range args {
+						ra := s.regionOf[a.ID]
+						if ra == nil && a.Op != ir.OpUndef {
+							if r != nil {
+								s.cur = v
+								s.fail("a pointer that may address registers or memory is not supported")
+							}
+							continue
+						}
+						if r != nil && ra != nil && ra != r {
+							s.cur = v
+							s.fail("a pointer into two different private variables is not supported")
+						}
+						if ra != nil {
+							r = ra
+						}
+					}
+				}
+				if r != nil {
+					s.regionOf[v.ID] = r
+					changed = true
+				}
+			}
+		}
+	}
+	// Granules: the size of every access through each per-lane region
+	// must agree.
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			var ptr *ir.Value
+			var t *ir.Type
+			switch v.Op {
+			case ir.OpLoad:
+				ptr, t = v.Args[0], v.Type
+			case ir.OpStore:
+				ptr, t = v.Args[0], v.Args[1].Type
+			default:
+				continue
+			}
+			r := s.regionOf[ptr.ID]
+			if r == nil || !r.perLane {
+				continue
+			}
+			g := t.Scalar().Size()
+			if r.g != 0 && r.g != g {
+				s.cur = v
+				s.fail("private variable %s is accessed with %d- and %d-byte elements", r.name, r.g, g)
+			}
+			r.g = g
+		}
+	}
+}
+
+// tableInit is a constant table to write into registers in the prolog.
+type tableInit struct {
+	r *region
+	g *ir.Global
+}
+
+// declareRegions declares the registers of every region and fills the
+// constant tables.
+func (s *sel) declareRegions() {
+	seen := map[*region]bool{}
+	for _, r := range s.regionOf {
+		if r == nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		if r.perLane {
+			if r.g == 0 {
+				r.g = 4 // never loaded or stored
+			}
+			if r.size%r.g != 0 {
+				s.fail("private variable %s of %d bytes is not a whole number of %d-byte elements", r.name, r.size, r.g)
+			}
+			n := r.size * s.simd
+			if n > maxRegion {
+				s.fail("private variable %s needs %d bytes of registers at SIMD%d (at most %d)", r.name, n, s.simd, maxRegion)
+			}
+			t := visa.IntType(r.g, false)
+			r.v = s.k.Decl("", t, n/r.g, s.alignFor(t, n/r.g))
+			continue
+		}
+		if r.size > maxRegion {
+			s.fail("constant table %s of %d bytes does not fit in registers (at most %d)", r.name, r.size, maxRegion)
+		}
+		n := (r.size + 3) / 4
+		r.v = s.k.Decl("", visa.UD, max(n, 1), s.alignFor(visa.UD, max(n, 1)))
+	}
+	for _, ti := range s.tables {
+		b := make([]byte, (ti.r.size+3)/4*4)
+		ti.g.Init.Encode(b)
+		for i := 0; i < len(b); i += 4 {
+			w := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
+			s.emit(visa.OpMov, visa.NM(1), visa.Dst(ti.r.v, 0, i/4, 1), visa.ImmInt(visa.UD, int64(w)))
+		}
+	}
+}
+
+// regionLoad reads through a pointer into a region.
+func (s *sel) regionLoad(v *ir.Value, r *region) {
+	st := s.get(v)
+	if st.preds != nil {
+		s.fail("loads of booleans are not supported")
+	}
+	off := s.get(v.Args[0])
+	sz := st.t.Size()
+	for c := 0; c < st.lanes; c++ {
+		s.regionAccess(r, off, c*sz, st.t, func(src visa.Operand, e visa.Exec, ch int) {
+			d := s.dstOf(st, c, 0)
+			if !st.scalar {
+				row, col := s.rowCol(st.t, c*s.simd+ch)
+				d = visa.Dst(st.v, row, col, 1)
+			}
+			s.emit(visa.OpMov, e, d, src)
+		}, st.scalar)
+	}
+}
+
+// regionAccess calls read with a source operand for component bytes at
+// offset off+extra of r, typed t, chunk by chunk (ch is the chunk's
+// first lane, e its execution). scalar asks for one broadcast value.
+func (s *sel) regionAccess(r *region, off *store, extra int, t visa.Type, read func(visa.Operand, visa.Exec, int), scalar bool) {
+	sz := t.Size()
+	view := s.as(r.v, t)
+	if r.perLane && sz != r.g {
+		s.fail("an access of %d bytes into a private variable of %d-byte elements", sz, r.g)
+	}
+	// Constant offsets address registers directly.
+	if off.konst {
+		o := int(off.bits[0]) + extra
+		if o%sz != 0 || o+sz > r.size || o < 0 {
+			s.fail("a private access at byte %d is out of bounds or misaligned", o)
+		}
+		if !r.perLane {
+			read(visa.Scalar(view, o/sz), s.rexec(scalar), 0)
+			return
+		}
+		row, col := s.rowCol(t, o/sz*s.simd)
+		read(visa.Src(view, row, col, 1, 1, 0), s.vexec(), 0)
+		return
+	}
+	chunk := min(16, s.simd)
+	if off.scalar {
+		a := s.k.DeclAddr("", 1)
+		o := s.temp(visa.UW, 1)
+		s.emit(visa.OpMov, visa.NM(1), visa.Dst(o, 0, 0, 1), s.srcOf(off, 0, visa.UW))
+		if r.perLane {
+			// Element o/g of lane 0: byte o*simd.
+			s.emit(visa.OpMul, visa.NM(1), visa.Dst(o, 0, 0, 1), visa.Scalar(o, 0), visa.ImmInt(visa.UW, int64(s.simd)))
+		}
+		s.emit(visa.OpAddrAdd, visa.NM(1), visa.AddrDst(a, 0), visa.AddrOf(r.v, 0), visa.Scalar(o, 0))
+		if !r.perLane {
+			read(visa.Indirect(a, 0, extra, t, 0, 1, 0), s.rexec(scalar), 0)
+			return
+		}
+		for ch := 0; ch < s.simd; ch += chunk {
+			read(visa.Indirect(a, 0, extra*s.simd+ch*sz, t, 1, 1, 0), visa.E(chunk).At(ch), ch)
+		}
+		return
+	}
+	// Varying offsets: one address per lane.
+	for ch := 0; ch < s.simd; ch += chunk {
+		e := visa.E(chunk).At(ch)
+		a := s.k.DeclAddr("", chunk)
+		o := s.temp(visa.UW, chunk)
+		s.emit(visa.OpMov, e, visa.Dst(o, 0, 0, 1), s.chunkSrcAs(off, 0, ch, chunk, visa.UW))
+		if r.perLane {
+			// ((o/g)*simd + l)*g = o*simd + l*g
+			s.emit(visa.OpMul, e, visa.Dst(o, 0, 0, 1), visa.Src(o, 0, 0, 1, 1, 0), visa.ImmInt(visa.UW, int64(s.simd)))
+			lg := s.temp(visa.UW, chunk)
+			s.emit(visa.OpMul, e, visa.Dst(lg, 0, 0, 1), visa.Src(s.lanes(), 0, ch, 1, 1, 0), visa.ImmInt(visa.UW, int64(sz)))
+			s.emit(visa.OpAdd, e, visa.Dst(o, 0, 0, 1), visa.Src(o, 0, 0, 1, 1, 0), visa.Src(lg, 0, 0, 1, 1, 0))
+		}
+		s.emit(visa.OpAddrAdd, e, visa.AddrDst(a, 0), visa.AddrOf(r.v, 0), visa.Src(o, 0, 0, 1, 1, 0))
+		x := extra
+		if r.perLane {
+			x = extra * s.simd
+		}
+		read(visa.Indirect(a, 0, x, t, -1, 1, 0), e, ch)
+	}
+}
+
+// rexec is the execution of a read from a uniform table.
+func (s *sel) rexec(scalar bool) visa.Exec {
+	if scalar {
+		return visa.NM(1)
+	}
+	return s.vexec()
+}
+
+// regionStore writes through a pointer into a per-lane region.
+func (s *sel) regionStore(v *ir.Value, r *region) {
+	if !r.perLane {
+		s.fail("a store into constant data")
+	}
+	val := s.get(v.Args[1])
+	if val.preds != nil {
+		s.fail("stores of booleans are not supported")
+	}
+	off := s.get(v.Args[0])
+	t := val.t
+	sz := t.Size()
+	if sz != r.g {
+		s.fail("an access of %d bytes into a private variable of %d-byte elements", sz, r.g)
+	}
+	view := s.as(r.v, t)
+	chunk := min(16, s.simd)
+	for c := 0; c < val.lanes; c++ {
+		switch {
+		case off.konst:
+			o := int(off.bits[0]) + c*sz
+			if o%sz != 0 || o+sz > r.size || o < 0 {
+				s.fail("a private access at byte %d is out of bounds or misaligned", o)
+			}
+			row, col := s.rowCol(t, o/sz*s.simd)
+			s.emit(visa.OpMov, s.vexec(), visa.Dst(view, row, col, 1), s.srcOf(val, c, 0))
+		case off.scalar:
+			a := s.k.DeclAddr("", 1)
+			o := s.temp(visa.UW, 1)
+			s.emit(visa.OpMov, visa.NM(1), visa.Dst(o, 0, 0, 1), s.srcOf(off, 0, visa.UW))
+			s.emit(visa.OpMul, visa.NM(1), visa.Dst(o, 0, 0, 1), visa.Scalar(o, 0), visa.ImmInt(visa.UW, int64(s.simd)))
+			s.emit(visa.OpAddrAdd, visa.NM(1), visa.AddrDst(a, 0), visa.AddrOf(r.v, 0), visa.Scalar(o, 0))
+			for ch := 0; ch < s.simd; ch += chunk {
+				d := visa.IndirectDst(a, 0, (c*sz)*s.simd+ch*sz, t, 1)
+				s.emit(visa.OpMov, visa.E(chunk).At(ch), d, s.chunkSrc(val, c, ch, chunk))
+			}
+		default:
+			// Lanes may write different elements: one predicated move
+			// per element.
+			for e := 0; e < r.size/sz; e++ {
+				p := s.k.DeclPred("", s.simd)
+				s.cmp(s.vexec(), visa.CondEQ, p, s.srcOf(off, 0, visa.UD), visa.ImmInt(visa.UD, int64(e*sz-c*sz)))
+				row, col := s.rowCol(t, e*s.simd)
+				s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.vexec(), Args: []visa.Operand{visa.Dst(view, row, col, 1), s.srcOf(val, c, 0)}})
+			}
+		}
+	}
+}
+
+// regionCopy copies n constant bytes from a region (or into one) for
+// memcpy: whole elements of the destination's granule.
+func (s *sel) regionCopy(v *ir.Value, dst, src *region) {
+	n, ok := v.Args[2].IsConst()
+	if !ok {
+		s.fail("memcpy of a run-time size into registers is not supported")
+	}
+	doff, sof := s.get(v.Args[0]), s.get(v.Args[1])
+	if !doff.konst || !sof.konst || !dst.perLane {
+		s.fail("memcpy between private variables needs constant offsets")
+	}
+	g := dst.g
+	t := visa.IntType(g, false)
+	d0, s0 := int(doff.bits[0]), int(sof.bits[0])
+	if n%int64(g) != 0 || d0%g != 0 || s0%g != 0 {
+		s.fail("memcpy of %d bytes is not a whole number of %d-byte elements", n, g)
+	}
+	dview := s.as(dst.v, t)
+	for i := 0; i < int(n)/g; i++ {
+		so := s0 + i*g
+		var x visa.Operand
+		if src.perLane {
+			row, col := s.rowCol(t, so/g*s.simd)
+			x = visa.Src(s.as(src.v, t), row, col, 1, 1, 0)
+		} else {
+			x = visa.Scalar(s.as(src.v, t), so/g)
+		}
+		row, col := s.rowCol(t, (d0/g+i)*s.simd)
+		s.emit(visa.OpMov, s.vexec(), visa.Dst(dview, row, col, 1), x)
+	}
+}
+
+// addrOf is the constant address of an alloca or global: 0 for a region
+// (its pointers are offsets from its start), the SLM offset of a
+// __local variable.
+func (s *sel) addrOf(v *ir.Value) int {
+	if s.regionOf[v.ID] != nil {
+		return 0
+	}
+	g, ok := v.Aux.(*ir.Global)
+	if !ok {
+		s.fail("an alloca outside registers")
+	}
+	off, ok := s.slmOf[g]
+	if !ok {
+		s.fail("global variable %s in the %s space is not supported (only __local and constant data)", g.Name, g.Space)
+	}
+	return off
+}
+
+// layoutSLM places the kernel's __local variables in shared local
+// memory.
+func (s *sel) layoutSLM() {
+	s.slmOf = map[*ir.Global]int{}
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			if v.Op != ir.OpGlobalAddr {
+				continue
+			}
+			g := v.Aux.(*ir.Global)
+			if g.Space != ir.SpaceLocal {
+				continue
+			}
+			if _, ok := s.slmOf[g]; ok {
+				continue
+			}
+			al := max(g.Align, 4)
+			off := roundUp(s.slmSize, al)
+			s.slmOf[g] = off
+			s.slmSize = off + g.Type.Size()
+		}
+	}
+}

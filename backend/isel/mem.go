@@ -1,0 +1,324 @@
+package isel
+
+import (
+	"spv2visa/backend/platform"
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+)
+
+// privAddr is a private pointer known at compile time: a byte offset
+// into a variable (a by-value argument's payload bytes).
+type privAddr struct {
+	base *visa.Var
+	off  int64
+}
+
+func (s *sel) ptrAdd(v *ir.Value) {
+	base, off := v.Args[0], v.Args[1]
+	if p, ok := s.priv[base.ID]; ok {
+		c, isc := off.IsConst()
+		if !isc {
+			s.fail("a private pointer with a run-time offset is not supported yet")
+		}
+		s.priv[v.ID] = privAddr{base: p.base, off: p.off + c}
+		return
+	}
+	bs, os := s.get(base), s.get(off)
+	if bs.konst && os.konst {
+		// A constant address (a variable's offset) plus a constant.
+		s.vals[v.ID] = &store{konst: true, t: bs.t, lanes: 1, bits: []uint64{bs.bits[0] + os.bits[0]}, scalar: true}
+		return
+	}
+	st := s.get(v)
+	if s.regionOf[v.ID] != nil {
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.low32(off))
+		return
+	}
+	switch v.Type.Space {
+	case ir.SpaceLocal:
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.low32(off))
+	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceGeneric:
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.src(off, 0, visa.UQ))
+	default:
+		s.fail("pointer arithmetic in the %s space is not supported yet", v.Type.Space)
+	}
+}
+
+// low32 reads the low dword of a 64-bit integer.
+func (s *sel) low32(v *ir.Value) visa.Operand {
+	if v.Type.Bits <= 32 {
+		return s.src(v, 0, visa.UD)
+	}
+	return s.half(v, 0, 0)
+}
+
+// access is one load or store: n components of type t at a pointer.
+type access struct {
+	ptr   *ir.Value
+	space ir.Space
+	t     visa.Type
+	lanes int
+	align int
+	data  *store
+	load  bool
+}
+
+func (s *sel) load(v *ir.Value) {
+	ptr := v.Args[0]
+	if r := s.regionOf[ptr.ID]; r != nil {
+		s.regionLoad(v, r)
+		return
+	}
+	if p, ok := s.priv[ptr.ID]; ok {
+		s.privLoad(v, p)
+		return
+	}
+	st := s.get(v)
+	if st.preds != nil {
+		s.fail("loads of booleans are not supported")
+	}
+	s.memory(access{ptr: ptr, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true})
+}
+
+func (s *sel) storeOp(v *ir.Value) {
+	ptr, val := v.Args[0], v.Args[1]
+	if r := s.regionOf[ptr.ID]; r != nil {
+		s.regionStore(v, r)
+		return
+	}
+	if _, ok := s.priv[ptr.ID]; ok {
+		s.fail("stores to private memory are not supported yet")
+	}
+	st := s.get(val)
+	if st.preds != nil {
+		s.fail("stores of booleans are not supported")
+	}
+	if ptr.Type.Space != ir.SpaceLocal {
+		s.statelessWrites = true
+	}
+	s.memory(access{ptr: ptr, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: false})
+}
+
+// privLoad reads a by-value argument's bytes.
+func (s *sel) privLoad(v *ir.Value, p privAddr) {
+	st := s.get(v)
+	sz := int64(st.t.Size())
+	if p.off%sz != 0 {
+		s.fail("an unaligned read of a by-value argument")
+	}
+	for c := 0; c < st.lanes; c++ {
+		at := p.off + int64(c)*sz
+		view := s.k.DeclAlias("", st.t, 1, p.base, int(at))
+		s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), visa.Scalar(view, 0))
+	}
+}
+
+// chunk is the widest execution of a memory message on the platform.
+func (s *sel) chunk(a access) int {
+	n := 16
+	if s.p.Messages == platform.LSC && s.p.GRFBytes == 64 {
+		n = 32
+	}
+	return min(n, s.simd)
+}
+
+// piece is a run of components moved by one message: first component,
+// count, and the byte offset from the pointer.
+type piece struct{ first, n, off int }
+
+// pieces splits an access into runs one message can move.
+func (s *sel) pieces(a access) []piece {
+	sz := a.t.Size()
+	var ps []piece
+	if sz < 4 {
+		// Small elements: each component on its own.
+		for c := 0; c < a.lanes; c++ {
+			ps = append(ps, piece{c, 1, c * sz})
+		}
+		return ps
+	}
+	for c := 0; c < a.lanes; {
+		n := a.lanes - c
+		switch {
+		case n >= 4:
+			n = 4
+		case n == 3 && s.p.Messages == platform.LSC:
+		case n == 3:
+			n = 2
+		}
+		ps = append(ps, piece{c, n, c * sz})
+		c += n
+	}
+	return ps
+}
+
+// memory emits the messages of an access, chunk by chunk.
+func (s *sel) memory(a access) {
+	if a.space == ir.SpacePrivate || a.space == ir.SpaceGeneric {
+		s.fail("%s memory accesses are not supported yet", a.space)
+	}
+	if a.align < a.t.Size() && a.t.Size() >= 4 {
+		s.fail("an access of %s aligned to %d bytes is not supported yet", a.t, a.align)
+	}
+	chunk := s.chunk(a)
+	ps := s.pieces(a)
+	local := a.space == ir.SpaceLocal
+	at := visa.UQ
+	if local {
+		at = visa.UD
+	}
+	ptr := s.get(a.ptr)
+	for ch := 0; ch < s.simd; ch += chunk {
+		e := visa.E(chunk).At(ch)
+		for _, p := range ps {
+			// The addresses of this chunk (and piece offset).
+			addr := s.temp(at, chunk)
+			ae := e
+			if ptr.scalar || ptr.konst {
+				ae = visa.NM(chunk)
+			}
+			src := s.chunkSrc(ptr, 0, ch, chunk)
+			if p.off != 0 {
+				s.emit(visa.OpAdd, ae, visa.Dst(addr, 0, 0, 1), src, visa.ImmInt(at, int64(p.off)))
+			} else {
+				s.emit(visa.OpMov, ae, visa.Dst(addr, 0, 0, 1), src)
+			}
+			s.message(a, p, e, chunk, ch, addr)
+		}
+	}
+}
+
+// chunkSrc reads chunk elements of component c of st starting at lane
+// ch (a broadcast for scalars and constants).
+func (s *sel) chunkSrc(st *store, c, ch, chunk int) visa.Operand {
+	if st.konst || st.scalar {
+		return s.srcOf(st, c, 0)
+	}
+	row, col := s.rowCol(st.t, c*s.simd+ch)
+	return visa.Src(st.v, row, col, 1, 1, 0)
+}
+
+// chunkDst writes chunk elements of component c of st from lane ch.
+func (s *sel) chunkDst(st *store, c, ch int, t visa.Type) visa.Operand {
+	x := st.v
+	if t != 0 && t != x.Type {
+		x = s.as(x, t)
+	}
+	row, col := s.rowCol(x.Type, c*s.simd+ch)
+	return visa.Dst(x, row, col, 1)
+}
+
+// message moves one piece of one chunk between memory and data.
+func (s *sel) message(a access, p piece, e visa.Exec, chunk, ch int, addr *visa.Var) {
+	sz := a.t.Size()
+	wide := sz >= 4
+	// Staging: wide elements one block of chunk elements per component;
+	// small ones one dword per lane.
+	var tmp *visa.Var
+	if wide {
+		tmp = s.temp(a.t, p.n*chunk)
+	} else {
+		tmp = s.temp(visa.UD, chunk)
+	}
+	if !a.load {
+		for i := 0; i < p.n; i++ {
+			c := p.first + i
+			if wide {
+				row, col := s.rowCol(a.t, i*chunk)
+				s.emit(visa.OpMov, e, visa.Dst(tmp, row, col, 1), s.chunkSrc(a.data, c, ch, chunk))
+			} else {
+				small := visa.IntType(sz, false)
+				s.emit(visa.OpMov, e, visa.Dst(tmp, 0, 0, 1), s.chunkSrcAs(a.data, c, ch, chunk, small))
+			}
+		}
+	}
+	s.send(a, p, e, chunk, addr, tmp)
+	if a.load {
+		for i := 0; i < p.n; i++ {
+			c := p.first + i
+			if wide {
+				row, col := s.rowCol(a.t, i*chunk)
+				s.emit(visa.OpMov, e, s.chunkDst(a.data, c, ch, 0), visa.Src(tmp, row, col, 1, 1, 0))
+			} else {
+				small := visa.IntType(sz, false)
+				view := s.as(tmp, small)
+				s.emit(visa.OpMov, e, s.chunkDst(a.data, c, ch, small), visa.Src(view, 0, 0, 4/sz, 1, 0))
+			}
+		}
+	}
+}
+
+// chunkSrcAs is chunkSrc with the component viewed as type t.
+func (s *sel) chunkSrcAs(st *store, c, ch, chunk int, t visa.Type) visa.Operand {
+	if st.konst {
+		return immOf(t, st.t, st.bits[c])
+	}
+	x := s.as(st.v, t)
+	if st.scalar {
+		return visa.Scalar(x, c)
+	}
+	row, col := s.rowCol(t, c*s.simd+ch)
+	return visa.Src(x, row, col, 1, 1, 0)
+}
+
+// send emits the memory message itself.
+func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Var) {
+	sz := a.t.Size()
+	local := a.space == ir.SpaceLocal
+	if s.p.Messages == platform.LSC {
+		sfid, asize := int64(visa.SFIDUGM), int64(visa.AddrSize64)
+		if local {
+			sfid, asize = visa.SFIDSLM, visa.AddrSize32
+		}
+		var shape int64
+		switch sz {
+		case 1:
+			shape = visa.LSCShape(visa.LSCData8U32, 1, false)
+		case 2:
+			shape = visa.LSCShape(visa.LSCData16U32, 1, false)
+		case 4:
+			shape = visa.LSCShape(visa.LSCData32, p.n, false)
+		case 8:
+			shape = visa.LSCShape(visa.LSCData64, p.n, false)
+		}
+		lits := []int64{sfid, 0, 0, shape, visa.AddrFlat, 0, asize}
+		if a.load {
+			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(tmp, 0), visa.Raw(addr, 0)}})
+		} else {
+			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+		}
+		return
+	}
+	if local {
+		slm := visa.State(visa.SLM)
+		zero := visa.ImmInt(visa.UD, 0)
+		switch {
+		case sz < 4:
+			op := visa.OpGatherScaled
+			if !a.load {
+				op = visa.OpScatterScaled
+			}
+			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz)}, Args: []visa.Operand{slm, zero, visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+		case sz == 4:
+			op := visa.OpGather4Scaled
+			if !a.load {
+				op = visa.OpScatter4Scaled
+			}
+			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(1)<<uint(p.n) - 1}, Args: []visa.Operand{slm, zero, visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+		default:
+			s.fail("64-bit shared local memory accesses are not supported yet")
+		}
+		return
+	}
+	op := visa.OpSvmGather
+	if !a.load {
+		op = visa.OpSvmScatter
+	}
+	block, blocks := int64(sz), int64(p.n)
+	if sz < 4 {
+		block, blocks = 1, int64(sz)
+	}
+	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+}

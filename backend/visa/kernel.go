@@ -1,0 +1,224 @@
+package visa
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kernel is a vISA kernel or function: its declarations, inputs,
+// attributes and instructions.
+type Kernel struct {
+	Name string
+	// Function marks a function object (.global_function) rather than a
+	// kernel.
+	Function bool
+	// Vars are the declared variables of every class, in declaration
+	// order.
+	Vars   []*Var
+	Inputs []Input
+	Attrs  []Attr
+	Body   []*Inst
+
+	names map[string]*Var
+	seq   [Label + 1]int
+}
+
+// Input places a general, sampler or surface variable in the thread
+// payload at a byte offset of the register file.
+type Input struct {
+	Var    *Var
+	Offset int
+	Size   int
+	// Kind is the provenance field (0 for a user argument; the CM
+	// runtime's implicit arguments otherwise).
+	Kind int
+}
+
+// NewKernel returns an empty kernel.
+func NewKernel(name string) *Kernel {
+	return &Kernel{Name: name, names: map[string]*Var{}}
+}
+
+// Lookup returns the declared or pre-defined variable named name.
+func (k *Kernel) Lookup(name string) *Var {
+	if v := k.names[name]; v != nil {
+		return v
+	}
+	return Predefined(name)
+}
+
+// declare adds v, naming it by its class when it has no name.
+func (k *Kernel) declare(v *Var) *Var {
+	v.Predef = -1
+	if v.Name == "" {
+		for {
+			k.seq[v.Class]++
+			v.Name = k.autoName(v.Class, k.seq[v.Class])
+			if k.Lookup(v.Name) == nil {
+				break
+			}
+		}
+	}
+	if k.names == nil {
+		k.names = map[string]*Var{}
+	}
+	if k.Lookup(v.Name) != nil {
+		panic(fmt.Sprintf("visa: %s declared twice in %s", v.Name, k.Name))
+	}
+	k.names[v.Name] = v
+	if v.Class != Label {
+		k.Vars = append(k.Vars, v)
+	}
+	return v
+}
+
+// autoName numbers variables as IGC's dumps do: V0032.. for general
+// variables (ids after the pre-defined ones), P1.., A0.., S0.., T6..,
+// and labels L1...
+func (k *Kernel) autoName(c Class, n int) string {
+	switch c {
+	case General:
+		return fmt.Sprintf("V%04d", NumPredefGeneral-1+n)
+	case Address:
+		return fmt.Sprintf("A%d", n-1)
+	case Predicate:
+		return fmt.Sprintf("P%d", n)
+	case Sampler:
+		return fmt.Sprintf("S%d", n-1)
+	case Surface:
+		return fmt.Sprintf("T%d", NumPredefSurface-1+n)
+	}
+	return fmt.Sprintf("L%d", n)
+}
+
+// Decl declares a general variable of elems elements of type t ("" names
+// it automatically).
+func (k *Kernel) Decl(name string, t Type, elems int, align Align) *Var {
+	return k.declare(&Var{Class: General, Name: name, Type: t, Elems: elems, Align: align})
+}
+
+// DeclAlias declares a general variable that views base from byte off
+// with type t.
+func (k *Kernel) DeclAlias(name string, t Type, elems int, base *Var, off int) *Var {
+	a := base.Align
+	if base.Alias != nil || base.IsPredef() {
+		a = AlignFor(t.Size())
+	}
+	return k.declare(&Var{Class: General, Name: name, Type: t, Elems: elems, Align: a, Alias: base, AliasOff: off})
+}
+
+// DeclPred declares a predicate of n channels.
+func (k *Kernel) DeclPred(name string, n int) *Var {
+	return k.declare(&Var{Class: Predicate, Name: name, Type: Bool, Elems: n})
+}
+
+// DeclAddr declares an address variable of n elements.
+func (k *Kernel) DeclAddr(name string, n int) *Var {
+	return k.declare(&Var{Class: Address, Name: name, Type: UW, Elems: n})
+}
+
+// DeclSurface declares a surface variable.
+func (k *Kernel) DeclSurface(name string) *Var {
+	return k.declare(&Var{Class: Surface, Name: name, Type: UD, Elems: 1})
+}
+
+// DeclSampler declares a sampler variable.
+func (k *Kernel) DeclSampler(name string) *Var {
+	return k.declare(&Var{Class: Sampler, Name: name, Type: UD, Elems: 1})
+}
+
+// NewLabel declares a label ("" names it automatically).
+func (k *Kernel) NewLabel(name string) *Var {
+	return k.declare(&Var{Class: Label, Name: name})
+}
+
+// AddInput places v in the payload at offset.
+func (k *Kernel) AddInput(v *Var, offset int) {
+	size := v.Bytes()
+	if v.Class == Sampler || v.Class == Surface {
+		size = 4
+	}
+	k.Inputs = append(k.Inputs, Input{Var: v, Offset: offset, Size: size})
+}
+
+// SetAttr sets an integer kernel attribute.
+func (k *Kernel) SetAttr(name string, value int64) {
+	k.setAttr(Attr{Name: name, Int: value, Size: 4})
+}
+
+// SetStrAttr sets a string kernel attribute.
+func (k *Kernel) SetStrAttr(name, value string) {
+	k.setAttr(Attr{Name: name, IsString: true, Str: value, Size: len(value)})
+}
+
+func (k *Kernel) setAttr(a Attr) {
+	for i := range k.Attrs {
+		if k.Attrs[i].Name == a.Name {
+			k.Attrs[i] = a
+			return
+		}
+	}
+	k.Attrs = append(k.Attrs, a)
+}
+
+// Emit appends an instruction.
+func (k *Kernel) Emit(in *Inst) *Inst {
+	k.Body = append(k.Body, in)
+	return in
+}
+
+// Place appends the label l.
+func (k *Kernel) Place(l *Var) {
+	op := OpLabel
+	if l.Subroutine {
+		op = OpSubroutine
+	}
+	k.Emit(&Inst{Op: op, Args: []Operand{LabelOpnd(l)}})
+}
+
+// Module is a vISA object: kernels and functions.
+type Module struct {
+	Major, Minor int
+	Kernels      []*Kernel
+}
+
+// Version is the vISA version spv2visa writes (that of this GenX_IR and
+// IGC's dumps).
+const VersionMajor, VersionMinor = 4, 1
+
+func varDecl(v *Var) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, ".decl %s v_type=%s", v.Name, v.Class)
+	switch v.Class {
+	case General:
+		fmt.Fprintf(&b, " type=%s num_elts=%d align=%s", v.Type, v.Elems, v.Align)
+		if v.Alias != nil {
+			fmt.Fprintf(&b, " alias=<%s, %d>", v.Alias.Name, v.AliasOff)
+		}
+	case Address, Predicate:
+		fmt.Fprintf(&b, " num_elts=%d", v.Elems)
+	case Sampler, Surface:
+		fmt.Fprintf(&b, " num_elts=%d", v.Elems)
+	}
+	if len(v.Attrs) > 0 {
+		b.WriteString(" attrs={")
+		for i, a := range v.Attrs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(attrText(a))
+		}
+		b.WriteString("}")
+	}
+	return b.String()
+}
+
+func attrText(a Attr) string {
+	switch {
+	case a.IsString:
+		return fmt.Sprintf("%s=%q", a.Name, a.Str)
+	case a.Size == 0:
+		return a.Name
+	}
+	return fmt.Sprintf("%s=%d", a.Name, a.Int)
+}
