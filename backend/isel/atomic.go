@@ -31,96 +31,134 @@ var atomicOps = map[ir.AtomicOp]struct {
 func (s *sel) atomic(v *ir.Value) {
 	ptr := v.Args[0]
 	space := ptr.Type.Space
+	if space == ir.SpaceGeneric {
+		s.generic(v, s.get(ptr), func(sp ir.Space, p *store) { s.atomicIn(v, sp, p) })
+		return
+	}
 	if space != ir.SpaceGlobal && space != ir.SpaceLocal {
 		s.fail("atomics in the %s space are not supported yet", space)
 	}
+	s.atomicIn(v, space, s.get(ptr))
+}
+
+// atomicIn selects an atomic in a named space through pointer ptr.
+func (s *sel) atomicIn(v *ir.Value, space ir.Space, ptr *store) {
 	if space == ir.SpaceGlobal {
 		s.globalAtomics = true
 		s.statelessWrites = true
 	}
-	var t visa.Type
-	var ret *store
-	var op int64
-	var lsc string
-	var srcs []*ir.Value
+	req := atomicReq{space: space, ptr: ptr}
 	flags := ir.AtomicFlags(v.AuxInt)
+	lsc := s.p.Messages == platform.LSC
 	switch v.Op {
 	case ir.OpAtomicRMW:
 		info, ok := atomicOps[flags.Op()]
 		if !ok || (!info.float && v.Type.Kind == ir.KFloat) {
 			s.fail("atomic %v is not supported", flags.Op())
 		}
-		op, lsc = info.legacy, info.lsc
-		if op < 0 && s.p.Messages != platform.LSC {
-			s.fail("atomic %v is not supported on %s yet", flags.Op(), s.p.Name)
-		}
-		ret = s.get(v)
-		t = ret.t
+		req.op, req.lsc = info.legacy, info.lsc
+		req.ret = s.get(v)
+		req.t = req.ret.t
 		if info.signed {
-			t = signed(t)
+			req.t = signed(req.t)
+		}
+		if flags.Op() == ir.AtomicFAdd && (!lsc || space == ir.SpaceLocal) {
+			// No native float add here: a compare-exchange loop.
+			s.casLoop(v, req)
+			return
 		}
 		if flags.Op() != ir.AtomicInc && flags.Op() != ir.AtomicDec {
-			srcs = []*ir.Value{v.Args[1]}
+			req.srcs = []*store{s.get(v.Args[1])}
 		}
 	case ir.OpAtomicCmpXchg:
-		op, lsc = visa.AtomicCmpxchg, "icas"
-		ret = s.get(v)
-		t = ret.t
+		req.op, req.lsc = visa.AtomicCmpxchg, "icas"
+		req.ret = s.get(v)
+		req.t = req.ret.t
 		if v.Type.Kind == ir.KFloat {
-			op, lsc = visa.AtomicFCmpwr, "fcas"
+			req.op, req.lsc = visa.AtomicFCmpwr, "fcas"
 		}
-		// The legacy messages compare with src1 and write src0; LSC
-		// compares with src1 and writes src2.
-		if s.p.Messages == platform.LSC {
-			srcs = []*ir.Value{v.Args[1], v.Args[2]}
-		} else {
-			srcs = []*ir.Value{v.Args[2], v.Args[1]}
-		}
+		req.srcs = s.casOrder(s.get(v.Args[1]), s.get(v.Args[2]))
 	case ir.OpAtomicLoad:
-		ret = s.get(v)
-		t = ret.t
-		op, lsc = visa.AtomicOr, "load"
-		if s.p.Messages != platform.LSC {
-			srcs = []*ir.Value{nil} // or with zero
+		req.ret = s.get(v)
+		req.t = req.ret.t
+		req.op, req.lsc = visa.AtomicOr, "load"
+		if !lsc {
+			req.srcs = []*store{nil} // or with zero
 		}
 	case ir.OpAtomicStore:
-		op, lsc = visa.AtomicXchg, "store"
-		t = s.get(v.Args[1]).t
-		srcs = []*ir.Value{v.Args[1]}
+		req.op, req.lsc = visa.AtomicXchg, "store"
+		val := s.get(v.Args[1])
+		req.t = val.t
+		req.srcs = []*store{val}
 	}
+	if v.Uses == 0 {
+		req.ret = nil
+	}
+	// Moves of bits (loads, stores, exchanges) take integer operands.
+	if req.t.IsFloat() && (v.Op == ir.OpAtomicLoad || v.Op == ir.OpAtomicStore || v.Op == ir.OpAtomicRMW && flags.Op() == ir.AtomicXchg) {
+		req.t = visa.IntType(req.t.Size(), false)
+	}
+	s.atomicSend(req)
+}
+
+// casOrder orders a compare-exchange's comparand and new value as the
+// messages take them: the legacy messages compare with src1 and write
+// src0; LSC compares with src1 and writes src2.
+func (s *sel) casOrder(cmp, val *store) []*store {
+	if s.p.Messages == platform.LSC {
+		return []*store{cmp, val}
+	}
+	return []*store{val, cmp}
+}
+
+// atomicReq is one atomic message over all lanes.
+type atomicReq struct {
+	space ir.Space
+	ptr   *store
+	t     visa.Type // the operands' type (signed for signed min/max)
+	op    int64     // legacy operation
+	lsc   string    // LSC operation
+	srcs  []*store  // data operands (nil: zero)
+	ret   *store    // receives the old values (nil: none)
+}
+
+func (s *sel) atomicSend(r atomicReq) {
+	t := r.t
 	if t.Size() != 4 && t.Size() != 8 {
 		s.fail("%d-byte atomics are not supported", t.Size())
 	}
 	if t.IsFloat() && t.Size() == 8 {
 		s.fail("64-bit float atomics are not supported yet")
 	}
+	if r.op < 0 && s.p.Messages != platform.LSC {
+		s.fail("atomic %s is not supported on %s", r.lsc, s.p.Name)
+	}
 	chunk := 8
 	if s.p.Messages == platform.LSC {
 		chunk = s.chunk(access{})
-	} else if space == ir.SpaceLocal {
+	} else if r.space == ir.SpaceLocal {
 		chunk = 16
 	}
 	chunk = min(chunk, s.simd)
 	at := visa.UQ
-	if space == ir.SpaceLocal {
+	if r.space == ir.SpaceLocal {
 		at = visa.UD
 	}
-	pst := s.get(ptr)
 	for ch := 0; ch < s.simd; ch += chunk {
 		e := visa.E(chunk).At(ch)
 		addr := s.temp(at, chunk)
 		ae := e
-		if pst.scalar || pst.konst {
+		if r.ptr.scalar || r.ptr.konst {
 			ae = visa.NM(chunk)
 		}
-		s.emit(visa.OpMov, ae, visa.Dst(addr, 0, 0, 1), s.chunkSrc(pst, 0, ch, chunk))
+		s.emit(visa.OpMov, ae, visa.Dst(addr, 0, 0, 1), s.chunkSrc(r.ptr, 0, ch, chunk))
 		var data []visa.Operand
-		for _, a := range srcs {
+		for _, a := range r.srcs {
 			d := s.temp(t, chunk)
 			if a == nil {
 				s.emit(visa.OpMov, visa.NM(chunk), visa.Dst(d, 0, 0, 1), visa.ImmInt(t, 0))
 			} else {
-				s.emit(visa.OpMov, e, visa.Dst(d, 0, 0, 1), s.chunkSrcAs(s.get(a), 0, ch, chunk, t))
+				s.emit(visa.OpMov, e, visa.Dst(d, 0, 0, 1), s.chunkSrcAs(a, 0, ch, chunk, t))
 			}
 			data = append(data, visa.Raw(d, 0))
 		}
@@ -129,7 +167,7 @@ func (s *sel) atomic(v *ir.Value) {
 		}
 		dst := visa.Raw(visa.Null, 0)
 		var tmp *visa.Var
-		if ret != nil && v.Uses > 0 {
+		if r.ret != nil {
 			tmp = s.temp(t, chunk)
 			dst = visa.Raw(tmp, 0)
 		}
@@ -137,35 +175,66 @@ func (s *sel) atomic(v *ir.Value) {
 		switch {
 		case s.p.Messages == platform.LSC:
 			sfid, asize := int64(visa.SFIDUGM), int64(visa.AddrSize64)
-			if space == ir.SpaceLocal {
+			if r.space == ir.SpaceLocal {
 				sfid, asize = visa.SFIDSLM, visa.AddrSize32
 			}
 			size := int64(visa.LSCData32)
 			if t.Size() == 8 {
 				size = visa.LSCData64
 			}
-			form, ok := visa.LscAtomic[lsc]
+			form, ok := visa.LscAtomic[r.lsc]
 			if !ok {
-				s.fail("no LSC atomic %s", lsc)
+				s.fail("no LSC atomic %s", r.lsc)
 			}
-			if dst.Var == visa.Null {
-				dst = visa.Raw(visa.Null, 0)
-			}
-			s.k.Emit(&visa.Inst{Op: form, Exec: e, Lits: []int64{sfid, 0, 0, visa.LSCShape(int(size), 1, false), visa.AddrFlat, 0, asize},
-				Args: []visa.Operand{dst, visa.Raw(addr, 0), data[0], data[1]}})
-		case space == ir.SpaceLocal:
+			s.k.Emit(&visa.Inst{Op: form, Exec: e, Lits: lscLits(sfid, visa.LSCShape(int(size), 1, false), asize),
+				Args: []visa.Operand{dst, visa.Raw(addr, 0), data[0], data[1], lscFlat}})
+		case r.space == ir.SpaceLocal:
 			if width != 32 {
 				s.fail("64-bit shared local memory atomics are not supported")
 			}
-			s.k.Emit(&visa.Inst{Op: visa.OpDwordAtomic, Exec: e, Lits: []int64{op, width},
+			s.k.Emit(&visa.Inst{Op: visa.OpDwordAtomic, Exec: e, Lits: []int64{r.op, width},
 				Args: []visa.Operand{visa.State(visa.SLM), visa.Raw(addr, 0), data[0], data[1], dst}})
 		default:
-			s.k.Emit(&visa.Inst{Op: visa.OpSvmAtomic, Exec: e, Lits: []int64{op, width},
+			s.k.Emit(&visa.Inst{Op: visa.OpSvmAtomic, Exec: e, Lits: []int64{r.op, width},
 				Args: []visa.Operand{visa.Raw(addr, 0), dst, data[0], data[1]}})
 		}
 		if tmp != nil {
-			s.emit(visa.OpMov, e, s.chunkDst(ret, 0, ch, t), visa.Src(tmp, 0, 0, 1, 1, 0))
+			s.emit(visa.OpMov, e, s.chunkDst(r.ret, 0, ch, t), visa.Src(tmp, 0, 0, 1, 1, 0))
 		}
+	}
+}
+
+// casLoop performs a float read-modify-write the memory cannot do
+// itself: read the old value, then retry compare-exchanging it for
+// old+x until no other work-item changed it in between. Lanes leave the
+// loop as they succeed (a backward goto keeps only the lanes that
+// failed).
+func (s *sel) casLoop(v *ir.Value, r atomicReq) {
+	t := r.t
+	old := &store{t: t, lanes: 1}
+	s.alloc(old)
+	s.memory(access{ptr: r.ptr, space: r.space, t: t, lanes: 1, align: t.Size(), data: old, load: true})
+	x := s.get(v.Args[1])
+	loop := s.k.NewLabel("")
+	s.k.Place(loop)
+	nv := &store{t: t, lanes: 1}
+	s.alloc(nv)
+	s.emit(visa.OpAdd, s.vexec(), s.dstOf(nv, 0, 0), s.srcOf(old, 0, 0), s.srcOf(x, 0, 0))
+	it := visa.IntType(t.Size(), false)
+	ib := func(st *store) *store { return &store{v: s.as(st.v, it), t: it, lanes: 1} }
+	got := &store{t: it, lanes: 1}
+	s.alloc(got)
+	cas := r
+	cas.t, cas.op, cas.lsc = it, visa.AtomicCmpxchg, "icas"
+	cas.srcs = s.casOrder(ib(old), ib(nv))
+	cas.ret = got
+	s.atomicSend(cas)
+	retry := s.k.DeclPred("", s.simd)
+	s.cmp(s.vexec(), visa.CondNE, retry, s.srcOf(got, 0, 0), s.srcOf(ib(old), 0, 0))
+	s.emit(visa.OpMov, s.vexec(), s.dstOf(ib(old), 0, 0), s.srcOf(got, 0, 0))
+	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: visa.If(retry), Exec: s.vexec(), Args: []visa.Operand{visa.LabelOpnd(loop)}})
+	if v.Uses > 0 {
+		s.storeMove(s.get(v), old, visa.Pred{})
 	}
 }
 

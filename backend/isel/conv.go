@@ -45,7 +45,12 @@ func (s *sel) convert(v *ir.Value) {
 			x = s.whole(t, st.scalar)
 		case (v.Op == ir.OpFConv && from.Size() > to.Size() || v.Op == ir.OpUToF || v.Op == ir.OpSToF) &&
 			r != ir.RoundDefault && r != ir.RoundRTE:
-			s.fail("conversion with rounding mode %v is not supported yet", r)
+			// Round in the mode the control register selects, then
+			// back to the default (round to nearest even).
+			s.setRounding(crRounding[r])
+			s.k.Emit(&visa.Inst{Op: visa.OpMov, Sat: sat, Exec: s.exec(st), Args: []visa.Operand{s.dstOf(st, c, to), x}})
+			s.setRounding(0)
+			continue
 		}
 		s.k.Emit(&visa.Inst{Op: visa.OpMov, Sat: sat, Exec: s.exec(st), Args: []visa.Operand{s.dstOf(st, c, to), x}})
 	}
@@ -136,4 +141,16 @@ func foldBitcast(s *sel, src *store, dt *ir.Type) *store {
 		out.bits = append(out.bits, b)
 	}
 	return out
+}
+
+// crRounding is the control register's rounding field (bits 4-5) for a
+// rounding mode.
+var crRounding = map[ir.Rounding]int64{ir.RoundRTE: 0, ir.RoundRTP: 1, ir.RoundRTN: 2, ir.RoundRTZ: 3}
+
+// setRounding selects the rounding mode of float results.
+func (s *sel) setRounding(mode int64) {
+	s.emit(visa.OpAnd, visa.NM(1), visa.Dst(visa.CR0, 0, 0, 1), visa.Scalar(visa.CR0, 0), visa.ImmInt(visa.UD, ^int64(0x30)))
+	if mode != 0 {
+		s.emit(visa.OpOr, visa.NM(1), visa.Dst(visa.CR0, 0, 0, 1), visa.Scalar(visa.CR0, 0), visa.ImmInt(visa.UD, mode<<4))
+	}
 }

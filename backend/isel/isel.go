@@ -129,7 +129,8 @@ type sel struct {
 	implicit map[ArgKind]*visa.Var
 	params   []*visa.Var // by parameter index (nil when unused)
 
-	laneID *visa.Var // 0..simd-1 as uw, built on first use
+	laneID    *visa.Var // 0..simd-1 as uw, built on first use
+	prologEnd int       // index in the body after the prolog
 	priv   map[int]privAddr // private pointers by value ID
 
 	regionOf []*region // by value ID: the register region a pointer addresses
@@ -158,7 +159,12 @@ func (s *sel) fail(format string, args ...any) {
 }
 
 func (s *sel) run() {
+	expand(s.f)
 	lowerSwitches(s.f)
+	// The rewrites above must leave valid IR: a failure is a bug here.
+	if err := s.f.Verify(); err != nil {
+		s.fail("internal error: IR rewritten for selection is invalid: %v", err)
+	}
 	s.uni = passes.Uniformity(s.f)
 	s.vals = make([]*store, s.f.NumValues())
 	s.scalar = make([]bool, s.f.NumValues())

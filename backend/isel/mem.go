@@ -38,6 +38,7 @@ func (s *sel) ptrAdd(v *ir.Value) {
 	case ir.SpaceLocal:
 		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.low32(off))
 	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceGeneric:
+		// A tagged local address keeps its tag: offsets stay below 4 GiB.
 		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.src(off, 0, visa.UQ))
 	default:
 		s.fail("pointer arithmetic in the %s space is not supported yet", v.Type.Space)
@@ -54,7 +55,7 @@ func (s *sel) low32(v *ir.Value) visa.Operand {
 
 // access is one load or store: n components of type t at a pointer.
 type access struct {
-	ptr   *ir.Value
+	ptr   *store
 	space ir.Space
 	t     visa.Type
 	lanes int
@@ -77,8 +78,16 @@ func (s *sel) load(v *ir.Value) {
 	if st.preds != nil {
 		s.fail("loads of booleans are not supported")
 	}
-	s.memory(access{ptr: ptr, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
-		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true})
+	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true}
+	if a.space == ir.SpaceGeneric {
+		s.generic(v, a.ptr, func(space ir.Space, p *store) {
+			a.space, a.ptr = space, p
+			s.memory(a)
+		})
+		return
+	}
+	s.memory(a)
 }
 
 func (s *sel) storeOp(v *ir.Value) {
@@ -97,8 +106,16 @@ func (s *sel) storeOp(v *ir.Value) {
 	if ptr.Type.Space != ir.SpaceLocal {
 		s.statelessWrites = true
 	}
-	s.memory(access{ptr: ptr, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
-		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: false})
+	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: false}
+	if a.space == ir.SpaceGeneric {
+		s.generic(v, a.ptr, func(space ir.Space, p *store) {
+			a.space, a.ptr = space, p
+			s.memory(a)
+		})
+		return
+	}
+	s.memory(a)
 }
 
 // privLoad reads a by-value argument's bytes.
@@ -169,7 +186,7 @@ func (s *sel) memory(a access) {
 	if local {
 		at = visa.UD
 	}
-	ptr := s.get(a.ptr)
+	ptr := a.ptr
 	for ch := 0; ch < s.simd; ch += chunk {
 		e := visa.E(chunk).At(ch)
 		for _, p := range ps {
@@ -283,11 +300,11 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 		case 8:
 			shape = visa.LSCShape(visa.LSCData64, p.n, false)
 		}
-		lits := []int64{sfid, 0, 0, shape, visa.AddrFlat, 0, asize}
+		lits := lscLits(sfid, shape, asize)
 		if a.load {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(tmp, 0), visa.Raw(addr, 0)}})
+			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(tmp, 0), visa.Raw(addr, 0), lscFlat}})
 		} else {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0), lscFlat}})
 		}
 		return
 	}
@@ -322,3 +339,12 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 	}
 	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
 }
+
+// lscLits are the literals of a flat LSC message: default caching, no
+// immediate offset, no scale.
+func lscLits(sfid, shape, asize int64) []int64 {
+	return []int64{sfid, 0, 0, shape, visa.AddrFlat, 0, asize, 0}
+}
+
+// lscFlat is the surface operand of flat (stateless) LSC messages.
+var lscFlat = visa.ImmInt(visa.UD, 0)

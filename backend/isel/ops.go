@@ -79,6 +79,21 @@ func (s *sel) value(v *ir.Value) {
 		ir.OpSubgroupSize, ir.OpSubgroupMaxSize, ir.OpNumSubgroups, ir.OpNumEnqueuedSubgroups,
 		ir.OpSubgroupID, ir.OpSubgroupLocalID:
 		s.workItem(v)
+	case ir.OpImageRead, ir.OpImageSample, ir.OpImageWrite, ir.OpImageQuery, ir.OpSamplerConst,
+		ir.OpImageBlockRead, ir.OpImageBlockWrite:
+		s.image(v)
+	case ir.OpSpaceCast:
+		s.spaceCast(v)
+	case ir.OpGroupReduce:
+		s.groupReduce(v)
+	case ir.OpShuffle1, ir.OpShuffleXor, ir.OpShuffleDown, ir.OpShuffleUp:
+		s.sgShuffle(v)
+	case ir.OpGroupBroadcast:
+		s.groupBroadcast(v)
+	case ir.OpGroupAll, ir.OpGroupAny:
+		s.groupAllAny(v)
+	case ir.OpBlockRead, ir.OpBlockWrite:
+		s.blockIO(v)
 	case ir.OpPrefetch:
 		// A hint: nothing to do.
 	case ir.OpAlloca, ir.OpGlobalAddr:

@@ -166,6 +166,9 @@ func (s *sel) layoutPayload() {
 		if i < len(s.f.ParamAttrs) {
 			attr = s.f.ParamAttrs[i]
 		}
+		if s.imageParam(i, t, attr) {
+			continue
+		}
 		a := Arg{Index: i, BTI: -1}
 		var vt visa.Type
 		elems := 1

@@ -47,6 +47,9 @@ func lowerSwitches(f *ir.Func) {
 			from.AddEdgeTo(t)
 			k := t.NewValue(ir.OpConst, ctl.Type)
 			k.AuxInt = c
+			if ctl.Type.Bits < 64 {
+				k.AuxInt &= 1<<uint(ctl.Type.Bits) - 1
+			}
 			eq := t.NewValue(ir.OpEq, ir.Bool, ctl, k)
 			t.SetControl(eq)
 			addEdge(t, succs[i], arg[succs[i]])

@@ -112,36 +112,34 @@ func log2(n int) int {
 	return k
 }
 
-// prolog computes, before the first block, what several blocks may
-// read: the lane numbers.
+// prolog sets up what the whole kernel relies on: the floating-point
+// mode (denormals kept for half, float and double, as OpenCL's full
+// profile and Intel's compiler do; round to nearest even).
 func (s *sel) prolog() {
-	for _, b := range s.order {
-		for _, v := range b.Values {
-			if v.Op == ir.OpSubgroupLocalID {
-				s.buildLanes()
-				return
-			}
-		}
-	}
+	s.emit(visa.OpOr, visa.NM(1), visa.Dst(visa.CR0, 0, 0, 1), visa.Scalar(visa.CR0, 0), visa.ImmInt(visa.UD, 0x4c0))
+	s.prologEnd = len(s.k.Body)
 }
 
-// lanes returns the variable holding 0..simd-1 (uw).
+// lanes returns the variable holding 0..simd-1 (uw), written at the end
+// of the prolog the first time it is asked for, so that every block may
+// read it.
 func (s *sel) lanes() *visa.Var {
-	if s.laneID == nil {
-		s.fail("lane numbers were not built in the prolog")
+	if s.laneID != nil {
+		return s.laneID
 	}
-	return s.laneID
-}
-
-// buildLanes writes 0..simd-1, unmasked so every lane's element is set.
-func (s *sel) buildLanes() {
+	body := s.k.Body
+	s.k.Body = nil
 	l := s.k.Decl("", visa.UW, s.simd, s.alignFor(visa.UW, s.simd))
 	s.emit(visa.OpMov, visa.NM(8), visa.Dst(l, 0, 0, 1), visa.Imm(visa.UV, 0x76543210))
 	for n := 8; n < s.simd; n *= 2 {
 		row, col := s.rowCol(visa.UW, n)
 		s.emit(visa.OpAdd, visa.NM(n), visa.Dst(l, row, col, 1), visa.Src(l, 0, 0, 1, 1, 0), visa.ImmInt(visa.UW, int64(n)))
 	}
+	ins := s.k.Body
+	s.k.Body = append(body[:s.prologEnd:s.prologEnd], append(ins, body[s.prologEnd:]...)...)
+	s.prologEnd += len(ins)
 	s.laneID = l
+	return l
 }
 
 // switchBlock compares the control with each case: lanes that match go

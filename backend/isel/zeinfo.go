@@ -53,8 +53,19 @@ func (r *Result) ZeInfo() zeinfo.Kernel {
 			p.AccessType = zeinfo.ReadWrite
 		case ArgBufferOffset:
 			p.ArgIndex = int32(a.Index)
+		case ArgImage, ArgSampler:
+			p.ArgIndex = int32(a.Index)
+			p.AddrMode = zeinfo.Stateful
+			p.AddrSpace = zeinfo.AddrSpace(a.Space)
+			p.AccessType = zeinfo.AccessType(a.Access)
+			if a.Kind == ArgSampler {
+				p.SamplerIndex = int32(a.BTI)
+			}
 		}
 		k.PayloadArguments = append(k.PayloadArguments, p)
+		if a.BTI >= 0 && a.Kind != ArgSampler {
+			k.BindingTableIndices = append(k.BindingTableIndices, zeinfo.BindingTableIndex{BTIValue: int32(a.BTI), ArgIndex: int32(a.Index)})
+		}
 	}
 	k.PerThreadPayloadArguments = []zeinfo.PerThreadPayloadArgument{
 		{ArgType: zeinfo.ArgLocalID, Offset: 0, Size: int32(r.Payload.LocalIDs)},

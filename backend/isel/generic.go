@@ -1,0 +1,89 @@
+package isel
+
+import (
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+)
+
+// Generic pointers are 64-bit: a global address as it is, or a local
+// (SLM) offset tagged in the high dword with localTag, which no global
+// address has (user addresses are below 2^48). Accesses through a
+// generic pointer test the tag and take the local or the global path.
+// Private variables live in registers, so generic pointers cannot reach
+// them.
+const localTag = 0xffff0000
+
+func (s *sel) spaceCast(v *ir.Value) {
+	from, to := v.Args[0].Type.Space, v.Type.Space
+	if s.regionOf[v.Args[0].ID] != nil || from == ir.SpacePrivate || to == ir.SpacePrivate {
+		s.fail("generic pointers to private memory are not supported (private variables live in registers)")
+	}
+	st := s.get(v)
+	a := v.Args[0]
+	e := s.exec(st)
+	switch {
+	case to == ir.SpaceGeneric && from == ir.SpaceLocal:
+		s.emit(visa.OpMov, e, s.halfDst(st, 0, 0), s.src(a, 0, visa.UD))
+		s.emit(visa.OpMov, e, s.halfDst(st, 0, 1), visa.ImmInt(visa.UD, localTag))
+	case to == ir.SpaceGeneric || from == ir.SpaceGeneric && to != ir.SpaceLocal && to != ir.SpaceGlobal:
+		s.emit(visa.OpMov, e, s.dstOf(st, 0, 0), s.src(a, 0, 0))
+	default:
+		// to_global / to_local: null unless the tag says so.
+		p := s.isLocal(v, s.get(a))
+		null := visa.ImmInt(st.t, 0)
+		var yes visa.Operand
+		if to == ir.SpaceLocal {
+			yes = s.half(a, 0, 0)
+		} else {
+			yes = s.src(a, 0, 0)
+			s.emit(visa.OpNot, s.boolExecFor(st), visa.PredOpnd(p), visa.PredOpnd(p))
+		}
+		s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(p), Exec: e, Args: []visa.Operand{s.dstOf(st, 0, 0), yes, null}})
+	}
+}
+
+// isLocal returns a predicate: the generic pointer g is a local one.
+func (s *sel) isLocal(v *ir.Value, g *store) *visa.Var {
+	p := s.k.DeclPred("", s.simd)
+	e := s.vexec()
+	if g.scalar || g.konst {
+		e = visa.NM(s.simd)
+	}
+	var hi visa.Operand
+	switch {
+	case g.konst:
+		hi = visa.ImmInt(visa.UD, int64(g.bits[0]>>32))
+	case g.scalar:
+		hi = visa.Scalar(s.as(g.v, visa.UD), 1)
+	default:
+		hi = visa.Src(s.as(g.v, visa.UD), 0, 1, 2, 1, 0)
+	}
+	s.cmp(e, visa.CondEQ, p, hi, visa.ImmInt(visa.UD, localTag))
+	return p
+}
+
+// generic runs access once for the lanes whose pointer is local (with
+// the SLM offset) and once for the others (with the global address),
+// separated by SIMD gotos.
+func (s *sel) generic(v *ir.Value, g *store, access func(space ir.Space, p *store)) {
+	p := s.isLocal(v, g)
+	global := s.k.NewLabel("")
+	done := s.k.NewLabel("")
+	s.gotoLabel(visa.IfNot(p), global)
+	off := &store{t: visa.UD, lanes: 1, scalar: g.scalar}
+	s.alloc(off)
+	e := s.exec(off)
+	switch {
+	case g.konst:
+		s.emit(visa.OpMov, e, s.dstOf(off, 0, 0), visa.ImmInt(visa.UD, int64(uint32(g.bits[0]))))
+	case g.scalar:
+		s.emit(visa.OpMov, e, s.dstOf(off, 0, 0), visa.Scalar(s.as(g.v, visa.UD), 0))
+	default:
+		s.emit(visa.OpMov, e, s.dstOf(off, 0, 0), visa.Src(s.as(g.v, visa.UD), 0, 0, 2, 1, 0))
+	}
+	access(ir.SpaceLocal, off)
+	s.gotoLabel(visa.Pred{}, done)
+	s.k.Place(global)
+	access(ir.SpaceGlobal, g)
+	s.k.Place(done)
+}
