@@ -53,6 +53,7 @@ var Passes = []Pass{
 	{Name: "licm", Func: licm, Desc: "hoist loop-invariant pure values into (new) loop preheaders"},
 	{Name: "unroll", Func: unroll, Desc: "unroll small loops with constant trip counts, following the source's loop hints"},
 	{Name: "deadargs", Module: deadArgs, Desc: "remove unused parameters of helper functions (kernels keep theirs; see UnusedParams)"},
+	{Name: "mathlib", Func: mathlib, Desc: "expand the OpenCL built-ins outside the backend's keep-set into IR within their ULP bounds (in no pipeline: the backend runs ExpandMath)"},
 }
 
 // Pipelines are the pass lists of the optimization levels.

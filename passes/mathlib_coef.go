@@ -1,0 +1,66 @@
+package passes
+
+// Polynomial coefficients of the math expansions, lowest degree first,
+// for binary32 and binary64 (nil where the function has no binary64
+// expansion). Each is a minimax fit of relative error (Remez exchange in
+// 200-bit arithmetic, coefficients then rounded to the format) of the
+// function described above it, in the variable given there;
+// testdata/passes/mathlib/coeffs.py computes them and prints the error of
+// each rounded fit.
+var coefs = map[string][2][]float64{
+	// (e^r - 1 - r)/r^2 on [-ln2/2, ln2/2]
+	"expP": {
+		{0x1.0000000000000p-1, 0x1.5554de0000000p-3, 0x1.5555ba0000000p-5, 0x1.120b1e0000000p-7, 0x1.6c69f20000000p-10},
+		{0x1.0000000000001p-1, 0x1.555555555554dp-3, 0x1.5555555553d81p-5, 0x1.1111111114484p-7, 0x1.6c16c17881d0cp-10, 0x1.a01a018c33076p-13, 0x1.a019b92f72cc4p-16, 0x1.71de5a3ad8dc4p-19, 0x1.289160cd06ecdp-22, 0x1.aeaaf97d8b834p-26},
+	},
+	// 2(atanh(s) - s)/s^3 in z = s^2, s in [0, (sqrt2-1)/(sqrt2+1)]
+	"logL": {
+		{0x1.5555560000000p-1, 0x1.9999ec0000000p-2, 0x1.245c340000000p-2, 0x1.ddd19c0000000p-3},
+		{0x1.5555555555555p-1, 0x1.9999999999a38p-2, 0x1.2492492476b9bp-2, 0x1.c71c720177793p-3, 0x1.745cf8f904e37p-3, 0x1.3b1c3799fa871p-3, 0x1.0fbe5e3f50dfdp-3, 0x1.0c05b8670dea7p-3},
+	},
+	// (sin(r) - r)/r^3 in z = r^2, |r| <= pi/4
+	"sinS": {
+		{-0x1.5555560000000p-3, 0x1.11110e0000000p-7, -0x1.a013a20000000p-13, 0x1.6dbc440000000p-19},
+		{-0x1.5555555555555p-3, 0x1.1111111111110p-7, -0x1.a01a01a01992ap-13, 0x1.71de3a545f19ep-19, -0x1.ae6454107440dp-26, 0x1.61217d6079f92p-33, -0x1.ab16ed685ebd3p-41},
+	},
+	// (cos(r) - 1 + r^2/2)/r^4 in z = r^2, |r| <= pi/4
+	"cosC": {
+		{0x1.5555560000000p-5, -0x1.6c16c00000000p-10, 0x1.a015c20000000p-16, -0x1.25238e0000000p-22},
+		{0x1.5555555555555p-5, -0x1.6c16c16c16c16p-10, 0x1.a01a01a019d06p-16, -0x1.27e4fb7712685p-22, 0x1.1eed8deaebdefp-29, -0x1.9394b91570ba4p-37, 0x1.ab77d561da914p-45},
+	},
+	// (atan(v) - v)/v^3 in z = v^2, |v| <= tan(pi/8)
+	"atanA": {
+		{-0x1.5555560000000p-2, 0x1.99997c0000000p-3, -0x1.248a2c0000000p-3, 0x1.c57e420000000p-4, -0x1.6155620000000p-4, 0x1.9dda7c0000000p-5},
+		{-0x1.5555555555555p-2, 0x1.9999999999997p-3, -0x1.24924924920bfp-3, 0x1.c71c71c6deb2ap-4, -0x1.745d17359a23bp-4, 0x1.3b13aeb0c016bp-4, -0x1.1110cf7753fa1p-4, 0x1.e1d8f92f5cdb9p-5, -0x1.aebdadaa06e0cp-5, 0x1.82a04273c97dep-5, -0x1.50494541b6c74p-5, 0x1.f6291306620dep-6, -0x1.c88249b18b483p-7},
+	},
+	// (asin(v) - v)/v^3 in z = v^2, |v| <= 1/2
+	"asinB": {
+		{0x1.5555540000000p-3, 0x1.33343c0000000p-4, 0x1.6d59020000000p-5, 0x1.fdcb1c0000000p-6, 0x1.17dda80000000p-6, 0x1.14e3200000000p-5},
+		{0x1.5555555555556p-3, 0x1.3333333332e84p-4, 0x1.6db6db6e38801p-5, 0x1.f1c71c19d54ddp-6, 0x1.6e8bb25ddf742p-6, 0x1.1c4d286b76508p-6, 0x1.c9d08bc85a2a2p-7, 0x1.7817d8ba4ff54p-7, 0x1.529e18f060670p-7, 0x1.62a4a9b30a94cp-8, 0x1.1f1b117f871e4p-6, -0x1.eccfa44a0f141p-7, 0x1.d93908662f19bp-6},
+	},
+	// cbrt(m), m in [1, 2]: a start for Newton's iteration
+	"cbrtC": {
+		{0x1.e4b0ca0000000p-2, 0x1.ad23520000000p-1, -0x1.e07d840000000p-2, 0x1.9f49b20000000p-3, -0x1.9cc4440000000p-5, 0x1.5e85c60000000p-8},
+		{0x1.e4b0caeac3a99p-2, 0x1.ad2351f8ed75fp-1, -0x1.e07d83fd73ca4p-2, 0x1.9f49b2723bf95p-3, -0x1.9cc444b5bbb72p-5, 0x1.5e85c6831af37p-8},
+	},
+	// erf(x)/x in z = x^2, |x| <= 1
+	"erfE": {
+		{0x1.20dd740000000p+0, -0x1.81273e0000000p-2, 0x1.ce2cf80000000p-4, -0x1.b7f90e0000000p-6, 0x1.5405b20000000p-8, -0x1.a3f7000000000p-11, 0x1.496a320000000p-14},
+		nil,
+	},
+	// x e^(x^2) erfc(x) in u = 1/x - 0.7, x in [1, 2.5]
+	"erfcG1": {
+		{0x1.e81dec0000000p-2, -0x1.5d91360000000p-3, 0x1.9988680000000p-7, 0x1.a4dade0000000p-5, -0x1.f008920000000p-5, 0x1.60aeb00000000p-5, -0x1.22deb20000000p-6, -0x1.5f19ea0000000p-8, 0x1.a4e94c0000000p-6, -0x1.dac07c0000000p-6},
+		nil,
+	},
+	// x e^(x^2) erfc(x) in u = 1/x - 0.25, x in [2.5, 10.6]
+	"erfcG2": {
+		{0x1.18932c0000000p-1, -0x1.e941340000000p-4, -0x1.57a03e0000000p-3, 0x1.c1943e0000000p-3, -0x1.cc8a680000000p-6, -0x1.1897dc0000000p-2, 0x1.a7286c0000000p-2, -0x1.93a1160000000p-6, -0x1.9208a60000000p-1},
+		nil,
+	},
+	// lgamma(x)/((x-1)(x-2)) in u = x - 1.875, x in [0.75, 3]
+	"lgR": {
+		{0x1.be53480000000p-2, -0x1.bf33fc0000000p-4, 0x1.384aca0000000p-5, -0x1.f418040000000p-7, 0x1.aec34a0000000p-8, -0x1.7b7f080000000p-9, 0x1.59372e0000000p-10, -0x1.9bc8d00000000p-11, 0x1.b0d0fe0000000p-12, 0x1.e0f7ce0000000p-17, -0x1.0eaaf40000000p-15, -0x1.f619740000000p-14, 0x1.151c2a0000000p-14},
+		nil,
+	},
+}
