@@ -142,7 +142,7 @@ func (m *Module) Encode(opt EncodeOptions) ([]byte, error) {
 	w.u16(0) // file-scope variables
 	w.u16(uint16(len(funcs)))
 	for _, o := range funcs {
-		w.u8(2) // global linkage
+		w.u8(0) // linkage, as GenX_IR writes it
 		w.u16(uint16(len(o.k.Name)))
 		w.str(o.k.Name)
 		w.u32(uint32(off))
@@ -264,12 +264,9 @@ func encodeKernel(k *Kernel, opt *EncodeOptions) (body []byte, inputOff int, sta
 			return nil, 0, nil, err
 		}
 	}
-	for _, group := range []struct {
-		vars []*Var
-		wide bool
-	}{{addrs, true}, {preds, true}} {
-		w.u16(uint16(len(group.vars)))
-		for _, v := range group.vars {
+	for _, vars := range [][]*Var{addrs, preds} {
+		w.u16(uint16(len(vars)))
+		for _, v := range vars {
 			w.u32(uint32(e.names[v]))
 			w.u16(uint16(v.Elems))
 			if err := e.varAttrs(v); err != nil {
@@ -302,6 +299,9 @@ func encodeKernel(k *Kernel, opt *EncodeOptions) (body []byte, inputOff int, sta
 		inputOff = len(w.b)
 		w.u32(uint32(len(k.Inputs)))
 		for _, in := range k.Inputs {
+			if in.Var == nil {
+				return nil, 0, nil, fmt.Errorf("visa: kernel %s: input without a variable", k.Name)
+			}
 			cat, ok := map[Class]uint8{General: 0, Sampler: 1, Surface: 2}[in.Var.Class]
 			id, known := e.ids[in.Var]
 			if !ok || !known {
@@ -327,8 +327,10 @@ func encodeKernel(k *Kernel, opt *EncodeOptions) (body []byte, inputOff int, sta
 	}
 	w.u32(uint32(entry))
 	if k.Function {
-		w.u8(uint8(attrInt(k.Attrs, "ArgSize")))
-		w.u8(uint8(attrInt(k.Attrs, "RetValSize")))
+		// Input and return value sizes: GenX_IR leaves them 0 and
+		// takes the sizes from the ArgSize and RetValSize attributes.
+		w.u8(0)
+		w.u8(0)
 	}
 	w.u16(uint16(len(attrs)))
 	for _, a := range attrs {
@@ -370,6 +372,9 @@ func (e *kenc) number() error {
 	for _, v := range e.k.Vars {
 		if v.Class == Label {
 			continue
+		}
+		if v.Elems < 1 || v.Elems > 0xffff {
+			return fmt.Errorf("visa: kernel %s: %s has %d elements", e.k.Name, v.Name, v.Elems)
 		}
 		e.ids[v] = next[v.Class]
 		next[v.Class]++
@@ -441,15 +446,6 @@ func hasAttr(attrs []Attr, name string) bool {
 		}
 	}
 	return false
-}
-
-func attrInt(attrs []Attr, name string) int64 {
-	for _, a := range attrs {
-		if a.Name == name && !a.IsString {
-			return a.Int
-		}
-	}
-	return 0
 }
 
 func binAttr(a Attr, kinds map[string]attrKind, what string) (kattr, error) {
@@ -575,10 +571,10 @@ func (e *kenc) genxFields(info *OpInfo, total int) int {
 // inst encodes one instruction; ends receives the end offset of each
 // field (operand lists count one field per operand).
 func (e *kenc) inst(w *writer, in *Inst, ends *[]int) error {
-	info := in.Op.Info()
 	if int(in.Op) >= len(opTable) {
 		return fmt.Errorf("unknown form %d", in.Op)
 	}
+	info := in.Op.Info()
 	if len(in.Args) < info.minArgs {
 		return fmt.Errorf("%d operands, want %d", len(in.Args), info.minArgs)
 	}
@@ -634,6 +630,13 @@ func (e *kenc) field(w *writer, in *Inst, f field, ends *[]int) error {
 		}
 		w.u8(b)
 	case fPred:
+		if f.def && in.Pred.Var != nil {
+			for _, o := range in.Args {
+				if o.Kind == OpndPred {
+					return fmt.Errorf("a logic operation on predicates takes no predicate")
+				}
+			}
+		}
 		p, err := e.predWord(in.Pred)
 		if err != nil {
 			return err
@@ -751,12 +754,21 @@ func (e *kenc) field(w *writer, in *Inst, f field, ends *[]int) error {
 // litEnum returns the enumeration of literal n in the template.
 func (info *OpInfo) litEnum(n int) *Enum {
 	for _, sg := range info.segs {
-		if sg.kind == segLit && sg.n == n {
+		switch {
+		case sg.kind == segLit && sg.n == n:
 			return sg.enum
+		case sg.kind == segLscAddr || sg.kind == segTgmAddr:
+			if e, ok := lscAddrEnums[n]; ok {
+				return enums[e]
+			}
 		}
 	}
 	return nil
 }
+
+// lscAddrEnums name the enumerations of the literals an LSC address
+// holds.
+var lscAddrEnums = map[int]string{lscLitType: "addrtype", lscLitOff: "immoff", lscLitSize: "addrsize", lscLitScale: "scale"}
 
 func classOf(o Operand) Class {
 	if o.Var == nil {

@@ -13,18 +13,17 @@ import (
 type Enum struct {
 	Name  func(int64) string
 	Parse func(string) (int64, bool)
-	// codes maps a value to its binary encoding; nil means the value is
+	// code maps a value to its binary encoding; nil means the value is
 	// the encoding.
-	codes map[int64]int64
+	code func(int64) (int64, bool)
 }
 
 // Code returns the binary encoding of v.
 func (e *Enum) Code(v int64) (int64, bool) {
-	if e == nil || e.codes == nil {
+	if e == nil || e.code == nil {
 		return v, true
 	}
-	c, ok := e.codes[v]
-	return c, ok
+	return e.code(v)
 }
 
 var enums = map[string]*Enum{}
@@ -64,7 +63,10 @@ func enumCoded(name string, codes map[int64]int64) *Enum {
 			_, ok := codes[v]
 			return v, ok
 		},
-		codes: codes,
+		code: func(v int64) (int64, bool) {
+			c, ok := codes[v]
+			return c, ok
+		},
 	}
 	enums[name] = e
 	return e
@@ -315,6 +317,7 @@ var (
 			v, err := strconv.ParseInt(s[:len(s)-1], 0, 16)
 			return v, err == nil && v > 0
 		},
+		code: func(v int64) (int64, bool) { return max(v, 1), v >= 0 && v < 1<<16 },
 	})
 	_ = defEnum("lscshape", &Enum{
 		Name: func(v int64) string {

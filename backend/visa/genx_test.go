@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,28 +117,35 @@ func genxRun(tool, dir string, j genxJob) genxOut {
 		return genxOut{err: fmt.Errorf("GenX_IR %v: %v\n%s%s", args, err, msg, report)}
 	}
 	var r genxOut
-	// The dump replaces text input, and is named after the kernel's
-	// empty output name for binary input.
-	dump := ".visaasm"
+	// The dump replaces text input; for binary input it is named after
+	// the kernel's output name (empty, or its OutputAsmPath).
+	dumps, _ := filepath.Glob(filepath.Join(dir, "*.visaasm"))
 	if j.isa == nil {
-		dump = "k.visaasm"
+		if len(dumps) == 2 {
+			dumps = slices.DeleteFunc(dumps, func(s string) bool { return filepath.Base(s) == "k.visaasm" })
+		}
 		r.isa, err = os.ReadFile(filepath.Join(dir, "k.isa"))
 		if err != nil {
 			return genxOut{err: err}
 		}
 	}
-	if r.dump, err = os.ReadFile(filepath.Join(dir, dump)); err != nil {
+	if len(dumps) != 1 {
+		return genxOut{err: fmt.Errorf("GenX_IR %v wrote %d vISA dumps", args, len(dumps))}
+	}
+	if r.dump, err = os.ReadFile(dumps[0]); err != nil {
 		return genxOut{err: err}
 	}
 	// The Gen code is named after the input (k.dat), or after the
-	// kernel's empty output name (.dat) when the input is binary.
+	// kernel's output name when the input is binary.
+	// A function object has none.
 	dats, _ := filepath.Glob(filepath.Join(dir, "*.dat"))
-	if len(dats) != 1 {
+	if len(dats) > 1 {
 		return genxOut{err: fmt.Errorf("GenX_IR %v wrote %d Gen code files", args, len(dats))}
 	}
-	r.dat, err = os.ReadFile(dats[0])
-	if err != nil {
-		return genxOut{err: err}
+	if len(dats) == 1 {
+		if r.dat, err = os.ReadFile(dats[0]); err != nil {
+			return genxOut{err: err}
+		}
 	}
 	return r
 }

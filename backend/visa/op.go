@@ -37,6 +37,7 @@ type OpInfo struct {
 	//   sub     the sub-opcode (one byte; sub2: two bytes)
 	//   exec    execution size and mask (exec=0x80: a fixed byte)
 	//   pred    predicate word           cond  comparison relation
+	//   predv   predicate word, allowed only when no operand is a predicate
 	//   vN      vector operand N (vN=0: 0:ud when the operand is absent)
 	//   rN      raw operand N (rN=0: %null when absent)   rN*  raw operands N...
 	//   nN      number of operands from N on (one byte)
@@ -122,7 +123,7 @@ type field struct {
 	n, m int   // operand or literal index; fAtomic: width literal
 	w    int   // width in bytes (fSub, fLit, fConst)
 	val  int64 // fConst; fExec with fixed; 1 when the operand has a default (fVec, fRaw)
-	def  bool
+	def  bool  // fVec, fRaw: a default operand; fExec: fixed; fPred: vector operands only
 }
 
 var opTable []OpInfo
@@ -289,6 +290,8 @@ func (info *OpInfo) compileLayout() {
 			f.kind, f.val, f.def = fExec, v, true
 		case tok == "pred":
 			f.kind = fPred
+		case tok == "predv":
+			f.kind, f.def = fPred, true
 		case tok == "cond":
 			f.kind = fCond
 		case strings.HasPrefix(tok, "shape"):
@@ -492,9 +495,12 @@ func writeSurface(b *strings.Builder, in *Inst, n int) {
 	b.WriteByte('(')
 	if n < len(in.Args) {
 		o := in.Args[n]
-		if o.Kind == OpndSrc && o.Row == 0 && o.Col == 0 && o.VS == 0 && o.W == 1 && o.HS == 0 && o.Mod == ModNone {
+		switch {
+		case o.Kind == OpndSrc && o.Row == 0 && o.Col == 0 && o.VS == 0 && o.W == 1 && o.HS == 0 && o.Mod == ModNone:
 			b.WriteString(o.Var.Name)
-		} else {
+		case o.Kind == OpndImm:
+			b.WriteString(immText(o.Type, o.Imm))
+		default:
 			o.write(b)
 		}
 	} else {

@@ -1,7 +1,8 @@
 package visa
 
 // Arithmetic, logic, move and comparison instructions: a destination
-// and one to four sources, each a vector operand in the binary.
+// and one to four sources, each a vector operand in the binary. Logic
+// operations on predicates take no predicate (predv: GenX_IR drops it).
 var (
 	OpAdd   = def("add", 0x01, -1, "{pred}add{sat} {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
 	OpAvg   = def("avg", 0x02, -1, "{pred}avg{sat} {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
@@ -24,10 +25,10 @@ var (
 	OpRsqrt = def("rsqrt", 0x1a, -1, "{pred}rsqrt{sat} {exec} {o0} {o1}", "exec pred v0 v1")
 	OpInv   = def("inv", 0x1b, -1, "{pred}inv{sat} {exec} {o0} {o1}", "exec pred v0 v1")
 	OpLzd   = def("lzd", 0x1f, -1, "{pred}lzd {exec} {o0} {o1}", "exec pred v0 v1")
-	OpAnd   = def("and", 0x20, -1, "{pred}and {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
-	OpOr    = def("or", 0x21, -1, "{pred}or {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
-	OpXor   = def("xor", 0x22, -1, "{pred}xor {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
-	OpNot   = def("not", 0x23, -1, "{pred}not {exec} {o0} {o1}", "exec pred v0 v1")
+	OpAnd   = def("and", 0x20, -1, "{pred}and {exec} {o0} {o1} {o2}", "exec predv v0 v1 v2")
+	OpOr    = def("or", 0x21, -1, "{pred}or {exec} {o0} {o1} {o2}", "exec predv v0 v1 v2")
+	OpXor   = def("xor", 0x22, -1, "{pred}xor {exec} {o0} {o1} {o2}", "exec predv v0 v1 v2")
+	OpNot   = def("not", 0x23, -1, "{pred}not {exec} {o0} {o1}", "exec predv v0 v1")
 	OpShl   = def("shl", 0x24, -1, "{pred}shl{sat} {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
 	OpShr   = def("shr", 0x25, -1, "{pred}shr{sat} {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
 	OpAsr   = def("asr", 0x26, -1, "{pred}asr{sat} {exec} {o0} {o1} {o2}", "exec pred v0 v1 v2")
@@ -44,9 +45,10 @@ var (
 	OpMovs = def("movs", 0x2d, -1, "movs {exec} {o0:st} {o1:st}", "exec v0 v1")
 	OpFbl  = def("fbl", 0x2e, -1, "{pred}fbl {exec} {o0} {o1}", "exec pred v0 v1")
 	OpFbh  = def("fbh", 0x2f, -1, "{pred}fbh {exec} {o0} {o1}", "exec pred v0 v1")
-	// min and max share fminmax, which has no predicate field.
-	OpMin   = def("min", 0x45, 0, "min{sat} {exec} {o0} {o1} {o2}", "exec sub v0 v1 v2")
-	OpMax   = def("max", 0x45, 1, "max{sat} {exec} {o0} {o1} {o2}", "exec sub v0 v1 v2")
+	// min and max share fminmax, which has no predicate field: GenX_IR
+	// ignores one written in the text, and the binary writer rejects it.
+	OpMin   = def("min", 0x45, 0, "{pred}min{sat} {exec} {o0} {o1} {o2}", "exec sub v0 v1 v2")
+	OpMax   = def("max", 0x45, 1, "{pred}max{sat} {exec} {o0} {o1} {o2}", "exec sub v0 v1 v2")
 	OpBfe   = def("bfe", 0x46, -1, "{pred}bfe {exec} {o0} {o1} {o2} {o3}", "exec pred v0 v1 v2 v3")
 	OpBfi   = def("bfi", 0x47, -1, "{pred}bfi {exec} {o0} {o1} {o2} {o3} {o4}", "exec pred v0 v1 v2 v3 v4")
 	OpBfrev = def("bfrev", 0x48, -1, "{pred}bfrev {exec} {o0} {o1}", "exec pred v0 v1")

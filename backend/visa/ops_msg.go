@@ -137,6 +137,9 @@ var _ = func() int {
 			lscHead+"v4=0 r0 r1 r2 r3")
 	}
 	for _, a := range lscAtomicNames {
+		if a.name == "fadd" || a.name == "fsub" {
+			continue // untyped only
+		}
 		name := "lsc_atomic_" + a.name
 		LscAtomicTyped[a.name] = def(name+".tgm", 0x8a, a.sub,
 			"{pred}"+name+".tgm{l1:cache}{l2:cache} {exec}  {o0:bare}:{l3:lscshape}  {tgmaddr}  {o6:bare}  {o7:bare}",

@@ -531,7 +531,10 @@ func (p *parser) parseInst(s string, col int) (*Inst, error) {
 	}
 	m := mnemonicOf(s[i:])
 	forms := mnemonics[m]
-	if len(forms) == 0 {
+	switch {
+	case m == "":
+		return nil, p.errAt(i, "want an instruction, a label or a directive")
+	case len(forms) == 0:
 		return nil, p.errAt(i, "unknown instruction %q", m)
 	}
 	var best *ParseError
@@ -650,6 +653,7 @@ func (p *parser) match(op Op, s string, col int) (*Inst, error) {
 			if !c.eat(".") {
 				return nil, c.fail("want a comparison (.eq, .lt, ...)")
 			}
+			at := c.i
 			n := c.name()
 			found := false
 			for k, v := range condNames {
@@ -658,6 +662,7 @@ func (p *parser) match(op Op, s string, col int) (*Inst, error) {
 				}
 			}
 			if !found {
+				c.i = at
 				return nil, c.fail("unknown comparison %q", n)
 			}
 		case segExec:
@@ -777,10 +782,12 @@ func (c *cursor) exec(in *Inst) error {
 	return c.want(")")
 }
 
-// literal reads the longest prefix (up to a space) that e accepts.
+// literal reads the longest prefix (up to a space) that e accepts;
+// no literal is longer than maxLiteral.
 func (c *cursor) literal(e *Enum) (int64, error) {
+	const maxLiteral = 40
 	end := c.i
-	for end < len(c.s) && c.s[end] != ' ' && c.s[end] != '\t' {
+	for end < len(c.s) && end-c.i < maxLiteral && c.s[end] != ' ' && c.s[end] != '\t' {
 		end++
 	}
 	for j := end; j >= c.i; j-- {
