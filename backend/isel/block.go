@@ -119,14 +119,7 @@ func (s *sel) parallel(cs []copy) {
 	saved := map[*store]*store{}
 	for _, c := range cs {
 		if isDst[c.src] && saved[c.src] == nil {
-			t := &store{t: c.src.t, lanes: c.src.lanes, scalar: c.src.scalar}
-			if c.src.preds != nil {
-				for range c.src.preds {
-					t.preds = append(t.preds, s.k.DeclPred("", s.simd))
-				}
-			} else {
-				s.alloc(t)
-			}
+			t := s.like(c.src)
 			s.storeMove(t, c.src, visa.Pred{})
 			saved[c.src] = t
 		}
@@ -142,11 +135,15 @@ func (s *sel) parallel(cs []copy) {
 
 // storeMove copies every component of src into dst under predicate p.
 func (s *sel) storeMove(dst, src *store, p visa.Pred) {
+	if dst.fields != nil {
+		for i := range dst.fields {
+			s.storeMove(dst.fields[i], src.fields[i], p)
+		}
+		return
+	}
 	for c := 0; c < dst.lanes; c++ {
 		if dst.preds != nil {
-			sp := s.predOf(src, c)
-			s.k.Emit(&visa.Inst{Op: visa.OpOr, Pred: p, Exec: s.exec(dst), Args: []visa.Operand{
-				visa.PredOpnd(dst.preds[c]), visa.PredOpnd(sp), visa.PredOpnd(sp)}})
+			s.predMerge(dst.preds[c], s.predOf(src, c), p, s.exec(dst))
 			continue
 		}
 		e := s.exec(dst)
@@ -156,4 +153,25 @@ func (s *sel) storeMove(dst, src *store, p visa.Pred) {
 		}
 		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: p, Exec: e, Args: []visa.Operand{s.dstOf(dst, c, 0), s.srcOf(src, c, 0)}})
 	}
+}
+
+// predMerge sets dst to src in the channels where p holds (every
+// channel without p). Logic instructions on predicates take no
+// predicate of their own, so the choice is made with logic:
+// dst = (p & src) | (!p & dst).
+func (s *sel) predMerge(dst, src *visa.Var, p visa.Pred, e visa.Exec) {
+	if p.Var == nil {
+		s.emit(visa.OpOr, e, visa.PredOpnd(dst), visa.PredOpnd(src), visa.PredOpnd(src))
+		return
+	}
+	take, keep := s.k.DeclPred("", s.simd), s.k.DeclPred("", s.simd)
+	pos := visa.PredOpnd(p.Var)
+	if p.Not {
+		s.emit(visa.OpNot, e, visa.PredOpnd(take), pos)
+		pos = visa.PredOpnd(take)
+	}
+	s.emit(visa.OpNot, e, visa.PredOpnd(keep), pos)
+	s.emit(visa.OpAnd, e, visa.PredOpnd(keep), visa.PredOpnd(keep), visa.PredOpnd(dst))
+	s.emit(visa.OpAnd, e, visa.PredOpnd(take), pos, visa.PredOpnd(src))
+	s.emit(visa.OpOr, e, visa.PredOpnd(dst), visa.PredOpnd(take), visa.PredOpnd(keep))
 }

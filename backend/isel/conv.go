@@ -39,10 +39,8 @@ func (s *sel) convert(v *ir.Value) {
 		case (v.Op == ir.OpFToS || v.Op == ir.OpFToU) && r != ir.RoundDefault && r != ir.RoundRTZ:
 			// Round in the float type first; the conversion then
 			// truncates an integral value.
-			t := s.temp(from, s.lanesOf(st))
 			op := map[ir.Rounding]visa.Op{ir.RoundRTE: visa.OpRnde, ir.RoundRTP: visa.OpRndu, ir.RoundRTN: visa.OpRndd}[r]
-			s.emit(op, s.exec(st), visa.Dst(t, 0, 0, 1), x)
-			x = s.whole(t, st.scalar)
+			x = s.whole(s.rounded(op, from, x, st.scalar), st.scalar)
 		case (v.Op == ir.OpFConv && from.Size() > to.Size() || v.Op == ir.OpUToF || v.Op == ir.OpSToF) &&
 			r != ir.RoundDefault && r != ir.RoundRTE:
 			// Round in the mode the control register selects, then

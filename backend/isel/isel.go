@@ -224,6 +224,9 @@ func (s *sel) emit(op visa.Op, e visa.Exec, args ...visa.Operand) *visa.Inst {
 	return s.k.Emit(&visa.Inst{Op: op, Exec: e, Args: args})
 }
 
+// noPred is the absence of a predicate.
+var noPred = visa.Pred{}
+
 // vexec is the execution of a varying operation; sexec of a scalar one.
 func (s *sel) vexec() visa.Exec { return visa.E(s.simd) }
 func sexec() visa.Exec          { return visa.NM(1) }

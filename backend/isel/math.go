@@ -18,6 +18,7 @@ const (
 	mathScaled                  // native exp/log in base e or 10: scale around the base-2 instruction
 	mathTan                     // sin / cos
 	mathClz                     // leading zeros
+	mathPopcount                // bits set
 )
 
 // mathOps are the OpenCL built-ins the backend implements itself; the
@@ -46,6 +47,7 @@ var mathOps = func() map[ir.MathFn]struct {
 		"floor":    {kind: mathUnary, op: visa.OpRndd}, "ceil": {kind: mathUnary, op: visa.OpRndu},
 		"trunc": {kind: mathUnary, op: visa.OpRndz}, "rint": {kind: mathUnary, op: visa.OpRnde},
 		"sqrt": {kind: mathUnary, op: visa.OpSqrt}, "clz": {kind: mathClz},
+		"popcount": {kind: mathPopcount},
 		"native_sqrt": {kind: mathUnary, op: visa.OpSqrt}, "half_sqrt": {kind: mathUnary, op: visa.OpSqrt},
 		"native_rsqrt": {kind: mathUnary, op: visa.OpRsqrt}, "half_rsqrt": {kind: mathUnary, op: visa.OpRsqrt},
 		"native_recip": {kind: mathUnary, op: visa.OpInv}, "half_recip": {kind: mathUnary, op: visa.OpInv},
@@ -91,7 +93,7 @@ func NativeMath(fn ir.MathFn, t *ir.Type) bool {
 		case visa.OpMulh, visa.OpRol:
 			return el.Kind == ir.KInt && el.Bits == 32
 		}
-	case mathClz:
+	case mathClz, mathPopcount:
 		return el.Kind == ir.KInt && el.Bits <= 32
 	}
 	return true
@@ -121,6 +123,10 @@ func (s *sel) math(v *ir.Value) {
 		d := s.dstOf(st, c, t)
 		switch e.kind {
 		case mathUnary:
+			if isRound(e.op) && st.t != visa.F {
+				s.roundOther(e.op, st, c, arg(0))
+				continue
+			}
 			s.emit(e.op, x, d, arg(0))
 		case mathBinary:
 			a, b := arg(0), arg(1)
@@ -139,9 +145,11 @@ func (s *sel) math(v *ir.Value) {
 		case mathAbs:
 			a := arg(0)
 			if a.Kind == visa.OpndImm {
-				s.fail("abs of a constant should have been folded")
+				a = absImm(a)
+			} else {
+				a = a.WithMod(visa.ModAbs)
 			}
-			s.emit(visa.OpMov, x, s.dstOf(st, c, st.t), a.WithMod(visa.ModAbs))
+			s.emit(visa.OpMov, x, s.dstOf(st, c, st.t), a)
 		case mathScaled:
 			k := visa.ImmF(float32(e.pre))
 			tmp := s.temp(visa.F, s.lanesOf(st))
@@ -158,6 +166,12 @@ func (s *sel) math(v *ir.Value) {
 			s.emit(visa.OpSin, x, visa.Dst(sn, 0, 0, 1), arg(0))
 			s.emit(visa.OpCos, x, visa.Dst(cs, 0, 0, 1), arg(0))
 			s.emit(visa.OpDiv, x, d, s.whole(sn, st.scalar), s.whole(cs, st.scalar))
+		case mathPopcount:
+			// cbit counts a dword: widen narrower operands first.
+			tmp := s.temp(visa.UD, s.lanesOf(st))
+			s.emit(visa.OpMov, x, visa.Dst(tmp, 0, 0, 1), s.src(v.Args[0], c, 0))
+			s.emit(visa.OpCbit, x, visa.Dst(tmp, 0, 0, 1), s.whole(tmp, st.scalar))
+			s.emit(visa.OpMov, x, s.dstOf(st, c, 0), s.whole(tmp, st.scalar))
 		case mathClz:
 			bits := v.Type.Scalar().Bits
 			if bits == 32 {

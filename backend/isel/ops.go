@@ -14,6 +14,10 @@ func (s *sel) value(v *ir.Value) {
 			s.fail("zero values of type %s are not supported", v.Type)
 		}
 	case ir.OpConstruct:
+		if v.Type.Kind == ir.KStruct {
+			s.aggregate(v)
+			return
+		}
 		if isConst(v) {
 			s.get(v)
 			return
@@ -53,8 +57,16 @@ func (s *sel) value(v *ir.Value) {
 	case ir.OpBitcast:
 		s.bitcast(v)
 	case ir.OpExtract:
+		if v.Args[0].Type.Kind == ir.KStruct {
+			s.aggregate(v)
+			return
+		}
 		s.moveComp(s.get(v), 0, s.get(v.Args[0]), int(v.AuxInt))
 	case ir.OpInsert:
+		if v.Type.Kind == ir.KStruct {
+			s.aggregate(v)
+			return
+		}
 		s.insert(v)
 	case ir.OpExtractDyn:
 		s.extractDyn(v)
@@ -184,9 +196,8 @@ func (s *sel) selectOp(v *ir.Value) {
 		p := s.predOf(cond, cc)
 		if st.preds != nil {
 			// (p & a) | (!p & b) on predicates.
-			pa, pb := s.predOf(a, c), s.predOf(b, c)
-			s.k.Emit(&visa.Inst{Op: visa.OpOr, Pred: visa.If(p), Exec: s.boolExec(v), Args: []visa.Operand{visa.PredOpnd(st.preds[c]), visa.PredOpnd(pa), visa.PredOpnd(pa)}})
-			s.k.Emit(&visa.Inst{Op: visa.OpOr, Pred: visa.IfNot(p), Exec: s.boolExec(v), Args: []visa.Operand{visa.PredOpnd(st.preds[c]), visa.PredOpnd(pb), visa.PredOpnd(pb)}})
+			s.predMerge(st.preds[c], s.predOf(b, c), visa.Pred{}, s.boolExec(v))
+			s.predMerge(st.preds[c], s.predOf(a, c), visa.If(p), s.boolExec(v))
 			continue
 		}
 		e := s.exec(st)

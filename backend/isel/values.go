@@ -14,6 +14,8 @@ type store struct {
 	v *visa.Var
 	// preds hold a boolean's components as predicates of simd channels.
 	preds []*visa.Var
+	// fields hold a structure's fields, each a store of its own.
+	fields []*store
 	// konst: a constant, with each component's bits.
 	konst bool
 	bits  []uint64
@@ -159,6 +161,11 @@ func (s *sel) get(v *ir.Value) *store {
 		return st
 	}
 	t := v.Type
+	if t.Kind == ir.KStruct {
+		st := s.structStore(v, t)
+		s.vals[v.ID] = st
+		return st
+	}
 	lanes := t.Lanes()
 	st := &store{lanes: lanes, scalar: s.scalar[v.ID]}
 	if v.Op == ir.OpAlloca || v.Op == ir.OpGlobalAddr {
