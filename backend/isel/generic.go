@@ -9,23 +9,42 @@ import (
 // (SLM) offset tagged in the high dword with localTag, which no global
 // address has (user addresses are below 2^48). Accesses through a
 // generic pointer test the tag and take the local or the global path.
-// Private variables live in registers, so generic pointers cannot reach
-// them.
+// Private variables whose address becomes generic live in private
+// memory, at ordinary addresses.
 const localTag = 0xffff0000
 
 func (s *sel) spaceCast(v *ir.Value) {
 	from, to := v.Args[0].Type.Space, v.Type.Space
-	if s.regionOf[v.Args[0].ID] != nil || from == ir.SpacePrivate || to == ir.SpacePrivate {
-		s.fail("generic pointers to private memory are not supported (private variables live in registers)")
+	if s.regionOf[v.Args[0].ID] != nil {
+		s.fail("internal error: a register-backed private variable reaches a generic pointer")
 	}
 	st := s.get(v)
 	a := v.Args[0]
 	e := s.exec(st)
 	switch {
+	case from == ir.SpacePrivate || to == ir.SpaceGeneric && from != ir.SpaceLocal:
+		// Private memory has ordinary addresses.
+		s.emit(visa.OpMov, e, s.dstOf(st, 0, 0), s.src(a, 0, 0))
+	case to == ir.SpacePrivate:
+		// to_private: the address if it is in this lane's block, else
+		// null.
+		if s.privBase == nil {
+			s.emit(visa.OpMov, e, s.dstOf(st, 0, 0), visa.ImmInt(st.t, 0))
+			return
+		}
+		g := s.get(a)
+		in, hi := s.k.DeclPred("", s.simd), s.k.DeclPred("", s.simd)
+		ve := s.vexec()
+		s.cmp(ve, visa.CondGE, in, s.srcOf(g, 0, 0), visa.Src(s.privBase, 0, 0, 1, 1, 0))
+		end := s.temp(visa.UQ, s.simd)
+		s.emit(visa.OpAdd, ve, visa.Dst(end, 0, 0, 1), visa.Src(s.privBase, 0, 0, 1, 1, 0), visa.ImmInt(visa.UQ, int64(s.privSize)))
+		s.cmp(ve, visa.CondLT, hi, s.srcOf(g, 0, 0), visa.Src(end, 0, 0, 1, 1, 0))
+		s.emit(visa.OpAnd, ve, visa.PredOpnd(in), visa.PredOpnd(in), visa.PredOpnd(hi))
+		s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(in), Exec: e, Args: []visa.Operand{s.dstOf(st, 0, 0), s.srcOf(g, 0, 0), visa.ImmInt(st.t, 0)}})
 	case to == ir.SpaceGeneric && from == ir.SpaceLocal:
 		s.emit(visa.OpMov, e, s.halfDst(st, 0, 0), s.src(a, 0, visa.UD))
 		s.emit(visa.OpMov, e, s.halfDst(st, 0, 1), visa.ImmInt(visa.UD, localTag))
-	case to == ir.SpaceGeneric || from == ir.SpaceGeneric && to != ir.SpaceLocal && to != ir.SpaceGlobal:
+	case from == ir.SpaceGeneric && to != ir.SpaceLocal && to != ir.SpaceGlobal:
 		s.emit(visa.OpMov, e, s.dstOf(st, 0, 0), s.src(a, 0, 0))
 	default:
 		// to_global / to_local: null unless the tag says so.

@@ -19,6 +19,7 @@ type region struct {
 	perLane bool // one copy per lane
 	g       int  // perLane: the access granule in bytes
 	name    string
+	alloca  *ir.Value // the private variable's alloca
 }
 
 // maxRegion is the largest variable vISA allows (4 KiB).
@@ -26,10 +27,15 @@ const maxRegion = 4096
 
 // findRegions gives every pointer rooted at an alloca or a constant
 // global its region, through pointer arithmetic, casts, phis and
-// selects of the same region.
+// selects of the same region. A private variable whose address escapes
+// (into a generic pointer, an integer, memory or a call), that is
+// merged with other pointers, accessed with elements of different sizes
+// or too large for registers lives in private memory instead (see
+// privmem.go).
 func (s *sel) findRegions() {
 	s.regionOf = make([]*region, s.f.NumValues())
 	byGlobal := map[*ir.Global]*region{}
+	demote := map[*region]bool{}
 	for changed := true; changed; {
 		changed = false
 		for _, b := range s.order {
@@ -40,7 +46,7 @@ func (s *sel) findRegions() {
 				var r *region
 				switch v.Op {
 				case ir.OpAlloca:
-					r = &region{size: v.Type.Elem.Size(), perLane: true, name: v.Name}
+					r = &region{size: v.Type.Elem.Size(), perLane: true, name: v.Name, alloca: v}
 				case ir.OpGlobalAddr:
 					g := v.Aux.(*ir.Global)
 					if g.Space != ir.SpaceConstant && !(g.Space == ir.SpaceGlobal && g.ReadOnly) {
@@ -58,22 +64,20 @@ func (s *sel) findRegions() {
 					if v.Op == ir.OpSelect {
 						args = args[1:]
 					}
+					mixed := false
 					for _, a := range args {
 						ra := s.regionOf[a.ID]
-						if ra == nil && a.Op != ir.OpUndef {
-							if r != nil {
-								s.cur = v
-								s.fail("a pointer that may address registers or memory is not supported")
-							}
-							continue
-						}
-						if r != nil && ra != nil && ra != r {
-							s.cur = v
-							s.fail("a pointer into two different private variables is not supported")
-						}
-						if ra != nil {
+						switch {
+						case ra == nil && a.Op != ir.OpUndef:
+							mixed = true
+						case ra != nil && r != nil && ra != r:
+							demote[ra], demote[r] = true, true
+						case ra != nil:
 							r = ra
 						}
+					}
+					if mixed && r != nil {
+						demote[r] = true
 					}
 				}
 				if r != nil {
@@ -83,30 +87,68 @@ func (s *sel) findRegions() {
 			}
 		}
 	}
-	// Granules: the size of every access through each per-lane region
-	// must agree.
+	// Escapes and access sizes.
 	for _, b := range s.order {
 		for _, v := range b.Values {
-			var ptr *ir.Value
-			var t *ir.Type
 			switch v.Op {
-			case ir.OpLoad:
-				ptr, t = v.Args[0], v.Type
-			case ir.OpStore:
-				ptr, t = v.Args[0], v.Args[1].Type
+			case ir.OpLoad, ir.OpStore:
+				t := v.Type
+				if v.Op == ir.OpStore {
+					t = v.Args[1].Type
+					if r := s.regionOf[v.Args[1].ID]; r != nil {
+						demote[r] = true // the address itself is stored
+					}
+				}
+				r := s.regionOf[v.Args[0].ID]
+				if r == nil || !r.perLane {
+					continue
+				}
+				g := t.Scalar().Size()
+				if t.Kind == ir.KStruct || t.Kind == ir.KArray || r.g != 0 && r.g != g {
+					demote[r] = true
+				}
+				r.g = g
+			case ir.OpPhi, ir.OpSelect, ir.OpPtrAdd, ir.OpBitcast, ir.OpCopy, ir.OpAlloca, ir.OpGlobalAddr:
+			case ir.OpMemcpy:
+				d, src := s.regionOf[v.Args[0].ID], s.regionOf[v.Args[1].ID]
+				if d == nil || src == nil {
+					if d != nil {
+						demote[d] = true
+					}
+					if src != nil {
+						demote[src] = true
+					}
+				}
 			default:
-				continue
+				for _, a := range v.Args {
+					if r := s.regionOf[a.ID]; r != nil {
+						demote[r] = true
+					}
+				}
 			}
-			r := s.regionOf[ptr.ID]
-			if r == nil || !r.perLane {
-				continue
-			}
-			g := t.Scalar().Size()
-			if r.g != 0 && r.g != g {
-				s.cur = v
-				s.fail("private variable %s is accessed with %d- and %d-byte elements", r.name, r.g, g)
-			}
-			r.g = g
+		}
+		if c := b.Control; c != nil && s.regionOf[c.ID] != nil {
+			demote[s.regionOf[c.ID]] = true
+		}
+	}
+	for _, r := range s.regionOf {
+		if r != nil && r.perLane && (r.size*s.simd > maxRegion || r.g != 0 && r.size%r.g != 0) {
+			demote[r] = true
+		}
+	}
+	for i, r := range s.regionOf {
+		if r == nil || !demote[r] {
+			continue
+		}
+		if !r.perLane {
+			// A constant table whose address escapes: not supported in
+			// registers; the data-section path handles it.
+			s.cur = nil
+			s.fail("constant data %s used other than by loads is not supported yet", r.name)
+		}
+		s.regionOf[i] = nil
+		if r.alloca != nil {
+			s.privateVar(r.alloca)
 		}
 	}
 }
@@ -343,7 +385,7 @@ func (s *sel) addrOf(v *ir.Value) int {
 	}
 	off, ok := s.slmOf[g]
 	if !ok {
-		s.fail("global variable %s in the %s space is not supported (only __local and constant data)", g.Name, g.Space)
+		s.fail("internal error: global variable %s has no address", g.Name)
 	}
 	return off
 }

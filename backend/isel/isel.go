@@ -33,6 +33,11 @@ type Result struct {
 	GlobalAtomics bool
 	// StatelessWrites reports stores or atomics through global pointers.
 	StatelessWrites bool
+	// PrivateSize is the private memory per work-item in bytes.
+	PrivateSize int
+	// Globals are the program-scope variables the kernel addresses by
+	// symbol (faddr): they must be in the binary's data sections.
+	Globals []*ir.Global
 	// RequiredSubgroupSize and RequiredLocalSize repeat the kernel's
 	// attributes (0 when not given).
 	RequiredSubgroupSize int
@@ -95,7 +100,8 @@ func Compile(f *ir.Func, p *platform.Platform, opt Options) (res *Result, err er
 	return &Result{
 		Kernel: s.k, SIMD: simd, GRFs: grfs, Payload: s.pl, SLMSize: s.slmSize,
 		Barriers: s.barriers, GlobalAtomics: s.globalAtomics, StatelessWrites: s.statelessWrites,
-		RequiredSubgroupSize: f.SubgroupSize, RequiredLocalSize: f.LocalSize,
+		RequiredSubgroupSize: f.SubgroupSize, RequiredLocalSize: f.LocalSize, PrivateSize: s.privSize,
+		Globals: s.globals,
 	}, nil
 }
 
@@ -115,12 +121,12 @@ type sel struct {
 	simd int
 	uni  *passes.UniformInfo
 
-	vals   []*store // by value ID
-	scalar []bool   // by value ID: one element per component, computed unmasked
-	pl     Payload
-	labels map[*ir.Block]*visa.Var
-	order  []*ir.Block
-	exit   *visa.Var
+	vals    []*store // by value ID
+	scalar  []bool   // by value ID: one element per component, computed unmasked
+	pl      Payload
+	labels  map[*ir.Block]*visa.Var
+	order   []*ir.Block
+	exit    *visa.Var
 	aliases map[aliasKey]*visa.Var
 
 	// Payload variables.
@@ -129,13 +135,18 @@ type sel struct {
 	implicit map[ArgKind]*visa.Var
 	params   []*visa.Var // by parameter index (nil when unused)
 
-	laneID    *visa.Var // 0..simd-1 as uw, built on first use
-	prologEnd int       // index in the body after the prolog
-	priv   map[int]privAddr // private pointers by value ID
+	laneID    *visa.Var        // 0..simd-1 as uw, built on first use
+	prologEnd int              // index in the body after the prolog
+	priv      map[int]privAddr // private pointers by value ID
 
 	regionOf []*region // by value ID: the register region a pointer addresses
 	tables   []tableInit
 	slmOf    map[*ir.Global]int // SLM offsets of __local variables
+
+	globals  []*ir.Global      // program-scope variables addressed by symbol
+	privOff  map[*ir.Value]int // offsets of private variables in memory
+	privSize int               // bytes of private memory per lane
+	privBase *visa.Var         // each lane's private block (uq)
 
 	slmSize         int
 	barriers        int
@@ -184,6 +195,7 @@ func (s *sel) run() {
 	}
 	s.exit = s.k.NewLabel("")
 	s.prolog()
+	s.privateBase()
 	s.declareRegions()
 	for i, b := range s.order {
 		var next *ir.Block

@@ -35,6 +35,9 @@ func (s *sel) ptrAdd(v *ir.Value) {
 		return
 	}
 	switch v.Type.Space {
+	case ir.SpacePrivate:
+		// Private memory: 64-bit addresses like global memory.
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.src(off, 0, visa.UQ))
 	case ir.SpaceLocal:
 		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.low32(off))
 	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceGeneric:
@@ -173,8 +176,11 @@ func (s *sel) pieces(a access) []piece {
 
 // memory emits the messages of an access, chunk by chunk.
 func (s *sel) memory(a access) {
-	if a.space == ir.SpacePrivate || a.space == ir.SpaceGeneric {
-		s.fail("%s memory accesses are not supported yet", a.space)
+	if a.space == ir.SpacePrivate {
+		a.space = ir.SpaceGlobal // private memory is addressed like global memory
+	}
+	if a.space == ir.SpaceGeneric {
+		s.fail("generic memory accesses must be split by space first")
 	}
 	if a.align < a.t.Size() && a.t.Size() >= 4 {
 		s.fail("an access of %s aligned to %d bytes is not supported yet", a.t, a.align)

@@ -109,11 +109,20 @@ func (s *sel) value(v *ir.Value) {
 	case ir.OpPrefetch:
 		// A hint: nothing to do.
 	case ir.OpAlloca, ir.OpGlobalAddr:
+		if v.Op == ir.OpAlloca && s.regionOf[v.ID] == nil {
+			s.allocaAddr(v)
+			return
+		}
+		if g, ok := v.Aux.(*ir.Global); ok && s.regionOf[v.ID] == nil && g.Space != ir.SpaceLocal {
+			s.globalAddr(v, g)
+			return
+		}
 		s.get(v) // a constant address
 	case ir.OpMemcpy:
 		d, src := s.regionOf[v.Args[0].ID], s.regionOf[v.Args[1].ID]
 		if d == nil || src == nil {
-			s.fail("memcpy between memories is not supported yet")
+			s.memcpy(v)
+			return
 		}
 		s.regionCopy(v, d, src)
 	default:

@@ -143,6 +143,9 @@ func (s *sel) layoutPayload() {
 			if v.Op == ir.OpParam {
 				usesParam[v.AuxInt] = true
 			}
+			if v.Op == ir.OpAlloca && s.regionOf[v.ID] == nil {
+				need[ArgPrivateBase] = true
+			}
 		}
 	}
 	// Implicit 3 × u32 arguments first.
@@ -222,6 +225,12 @@ func (s *sel) layoutPayload() {
 		}
 		s.input(v, off)
 		s.params[i] = v
+	}
+	if need[ArgPrivateBase] {
+		off := s.pl.place(Arg{Kind: ArgPrivateBase, Index: -1, Size: 8, BTI: -1}, 8)
+		v := s.k.Decl("", visa.UQ, 1, visa.AlignQword)
+		s.input(v, off)
+		s.implicit[ArgPrivateBase] = v
 	}
 	s.pl.Size = roundUp(max(s.pl.Size, 4), g)
 	// Per-thread local ids (uw), after r0.

@@ -168,6 +168,21 @@ func (s *sel) get(v *ir.Value) *store {
 	}
 	lanes := t.Lanes()
 	st := &store{lanes: lanes, scalar: s.scalar[v.ID]}
+	if v.Op == ir.OpAlloca && s.regionOf[v.ID] == nil {
+		// A private variable in memory: its address, per lane.
+		st.t = visa.UQ
+		s.alloc(st)
+		s.vals[v.ID] = st
+		return st
+	}
+	if v.Op == ir.OpGlobalAddr && s.regionOf[v.ID] == nil && v.Aux.(*ir.Global).Space != ir.SpaceLocal {
+		// A program-scope variable in memory: its address, from a
+		// relocation.
+		st.t = visa.UQ
+		s.alloc(st)
+		s.vals[v.ID] = st
+		return st
+	}
 	if v.Op == ir.OpAlloca || v.Op == ir.OpGlobalAddr {
 		// The start of a region, or a __local variable's SLM offset.
 		st.konst, st.t, st.bits = true, visa.UD, []uint64{uint64(s.addrOf(v))}

@@ -67,6 +67,7 @@ func (r *Result) ZeInfo() zeinfo.Kernel {
 			k.BindingTableIndices = append(k.BindingTableIndices, zeinfo.BindingTableIndex{BTIValue: int32(a.BTI), ArgIndex: int32(a.Index)})
 		}
 	}
+	k.PerThreadMemoryBuffers = r.privateBuffers()
 	k.PerThreadPayloadArguments = []zeinfo.PerThreadPayloadArgument{
 		{ArgType: zeinfo.ArgLocalID, Offset: 0, Size: int32(r.Payload.LocalIDs)},
 	}

@@ -59,6 +59,8 @@ type Result struct {
 	// Messages is what the finalizer printed besides the command line it
 	// echoes: warnings, spill reports.
 	Messages string
+	// Placeholders are where the code needs symbol addresses (faddr).
+	Placeholders []Placeholder
 }
 
 // FinalizeError is a finalizer failure: invalid vISA (the finalizer's
@@ -169,6 +171,9 @@ func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Resu
 		return nil, fail(runErr.Error() + "\n" + msgs)
 	}
 	if r.SkipPerThreadDataLoad, err = SkipPerThreadDataLoad(r.Asm, r.Code); err != nil {
+		return nil, fail(err.Error())
+	}
+	if r.Placeholders, err = Placeholders(r.Asm, r.Code); err != nil {
 		return nil, fail(err.Error())
 	}
 	return r, nil

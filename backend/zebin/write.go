@@ -22,12 +22,38 @@ type File struct {
 	ZeInfoVersion string
 	// SPIRV is the input module, stored in .spv when not empty.
 	SPIRV []byte
+	// Data are the sections of program-scope variables.
+	Data []Data
 }
 
 // Kernel is one kernel's machine code.
 type Kernel struct {
 	Name string
 	Code []byte // finalizer output, unpadded
+	// Relocs are the places in Code the runtime patches with the
+	// address of a data symbol.
+	Relocs []Reloc
+}
+
+// Reloc is one relocation of a kernel's code.
+type Reloc struct {
+	Offset uint64 // byte offset in the code
+	Type   uint32 // RelSymAddr32, RelSymAddrHi, RelSymAddr
+	Symbol string // a DataSymbol's name
+}
+
+// Data is a section of program-scope variables.
+type Data struct {
+	Name    string // DataGlobal or DataConst
+	Bytes   []byte
+	Align   int
+	Symbols []DataSymbol
+}
+
+// DataSymbol is a variable in a data section.
+type DataSymbol struct {
+	Name         string
+	Offset, Size int
 }
 
 type section struct {
@@ -84,6 +110,25 @@ func (f *File) check() error {
 		}
 		seen[k.Name] = true
 	}
+	syms := map[string]bool{}
+	for _, d := range f.Data {
+		if d.Name != DataGlobal && d.Name != DataConst {
+			return fmt.Errorf("zebin: unknown data section %q", d.Name)
+		}
+		for _, sy := range d.Symbols {
+			if sy.Name == "" || syms[sy.Name] || sy.Offset < 0 || sy.Offset+sy.Size > len(d.Bytes) {
+				return fmt.Errorf("zebin: bad or duplicate data symbol %q in %s", sy.Name, d.Name)
+			}
+			syms[sy.Name] = true
+		}
+	}
+	for _, k := range f.Kernels {
+		for _, r := range k.Relocs {
+			if !syms[r.Symbol] || r.Offset+4 > uint64(len(k.Code)) {
+				return fmt.Errorf("zebin: kernel %q: relocation of %q at %#x: no such symbol or past the code", k.Name, r.Symbol, r.Offset)
+			}
+		}
+	}
 	return nil
 }
 
@@ -112,10 +157,40 @@ func Write(f *File) ([]byte, error) {
 			align: textAlign, data: k.Code, size: PaddedSize(len(k.Code)),
 		})
 	}
+	dataIdx := make([]uint32, len(f.Data))
+	for i, d := range f.Data {
+		flags := uint64(shfAlloc)
+		if d.Name == DataGlobal {
+			flags |= shfWrite
+		}
+		dataIdx[i] = add(&section{name: d.Name, typ: shtProgbits, flags: flags, align: uint64(max(d.Align, 1)), data: d.Bytes})
+	}
 	symtab := &section{name: nameSymtab, typ: shtSymtab, align: symtabAlign, entsize: symSize}
-	add(symtab)
+	symtabIdx := add(symtab)
 	if len(f.SPIRV) > 0 {
 		add(&section{name: nameSPIRV, typ: shtSPIRV, align: 1, data: f.SPIRV})
+	}
+	// Data symbols follow the kernel symbols (globals after locals).
+	symIndex := map[string]uint32{}
+	n := uint32(len(f.Kernels) + 1)
+	for _, d := range f.Data {
+		for _, sy := range d.Symbols {
+			symIndex[sy.Name] = n
+			n++
+		}
+	}
+	for i, k := range f.Kernels {
+		if len(k.Relocs) == 0 {
+			continue
+		}
+		var rel []byte
+		for _, r := range k.Relocs {
+			var e [relSize]byte
+			binary.LittleEndian.PutUint64(e[0:], r.Offset)
+			binary.LittleEndian.PutUint64(e[8:], uint64(symIndex[r.Symbol])<<32|uint64(r.Type))
+			rel = append(rel, e[:]...)
+		}
+		add(&section{name: relPrefix + k.Name, typ: shtRel, align: 1, entsize: relSize, data: rel, link: symtabIdx, info: textIdx[i]})
 	}
 	add(&section{name: nameZeInfo, typ: shtZeInfo, align: 1, data: f.ZeInfo})
 	add(&section{name: nameCompat, typ: shtNote, align: noteAlign, data: compatNotes(f)})
@@ -132,6 +207,17 @@ func Write(f *File) ([]byte, error) {
 		binary.LittleEndian.PutUint16(e[6:], uint16(textIdx[i]))
 		binary.LittleEndian.PutUint64(e[16:], uint64(len(k.Code)))
 		syms = append(syms, e[:]...)
+	}
+	for i, d := range f.Data {
+		for _, sy := range d.Symbols {
+			var e [symSize]byte
+			binary.LittleEndian.PutUint32(e[0:], st.add(sy.Name))
+			e[4] = stInfoObj
+			binary.LittleEndian.PutUint16(e[6:], uint16(dataIdx[i]))
+			binary.LittleEndian.PutUint64(e[8:], uint64(sy.Offset))
+			binary.LittleEndian.PutUint64(e[16:], uint64(sy.Size))
+			syms = append(syms, e[:]...)
+		}
 	}
 	symtab.data, symtab.size = syms, len(syms)
 	symtab.link = strIdx

@@ -33,6 +33,7 @@ const (
 	shtSymtab   = 2
 	shtStrtab   = 3
 	shtNote     = 7
+	shtRel      = 9
 	shtNobits   = 8
 	// SHT_ZEBIN_SPIRV and SHT_ZEBIN_ZEINFO, in the processor/user range.
 	shtSPIRV  = 0xff000009
@@ -42,13 +43,23 @@ const (
 	shfExecInst = 0x4
 
 	stbLocal  = 0
+	stbGlobal = 1
+	sttObject = 1
 	sttFunc   = 2
 	stInfoFun = stbLocal<<4 | sttFunc
+	stInfoObj = stbGlobal<<4 | sttObject
+	relSize   = 16
+	shfWrite  = 0x1
 )
 
 // Section names.
 const (
 	textPrefix  = ".text."
+	relPrefix   = ".rel.text."
+	// DataGlobal and DataConst are the sections of program-scope
+	// variables: writable (__global) and read-only (__constant).
+	DataGlobal = ".data.global"
+	DataConst  = ".data.const"
 	nameSymtab  = ".symtab"
 	nameStrtab  = ".strtab"
 	nameZeInfo  = ".ze_info"
@@ -66,6 +77,14 @@ const (
 	NoteGFXCore        = 2 // u32, NEO's GFXCORE_FAMILY (0: unknown)
 	NoteTargetMetadata = 3 // u32 bit field, see TargetMetadata
 	NoteZeInfoVersion  = 4 // NUL-terminated ze_info version string
+)
+
+// Relocation types (NEO's zebin R_ZE_*): the runtime patches a kernel's
+// code with the address of a data symbol.
+const (
+	RelSymAddr   = 1 // the 64-bit address
+	RelSymAddr32 = 2 // its low dword
+	RelSymAddrHi = 3 // its high dword
 )
 
 // generatorIGC is the generator id of the target metadata note. The

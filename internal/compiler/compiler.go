@@ -80,6 +80,8 @@ type Output struct {
 	// without a finalizer).
 	ZeInfo []byte
 	Zebin  []byte
+	// Data are the program-scope variables the kernels address.
+	Data []zebin.Data
 	// Warnings are the validator's warnings and notes from the stages.
 	Warnings []string
 }
@@ -165,10 +167,15 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 	if out.ZeInfo, err = zeinfo.Marshal(c); err != nil {
 		return nil, &Error{Stage: "zeinfo", Msgs: []string{err.Error()}}
 	}
+	out.Data = dataSections(out.Kernels)
 	if o.Finalizer != nil {
-		f := &zebin.File{Platform: o.Platform, ZeInfo: out.ZeInfo, ZeInfoVersion: zeinfo.Version}
+		f := &zebin.File{Platform: o.Platform, ZeInfo: out.ZeInfo, ZeInfoVersion: zeinfo.Version, Data: out.Data}
 		for _, k := range out.Kernels {
-			f.Kernels = append(f.Kernels, zebin.Kernel{Name: k.Name, Code: k.Final.Code})
+			relocs, err := relocations(k)
+			if err != nil {
+				return nil, &Error{Stage: "zebin", Msgs: []string{err.Error()}}
+			}
+			f.Kernels = append(f.Kernels, zebin.Kernel{Name: k.Name, Code: k.Final.Code, Relocs: relocs})
 		}
 		if o.SPIRVInZebin {
 			f.SPIRV = spv
