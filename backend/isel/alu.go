@@ -110,8 +110,10 @@ func (s *sel) whole(x *visa.Var, scalar bool) visa.Operand {
 
 // half returns the low (h=0) or high (h=1) dword of component c of a
 // 64-bit value.
-func (s *sel) half(v *ir.Value, c, h int) visa.Operand {
-	st := s.get(v)
+func (s *sel) half(v *ir.Value, c, h int) visa.Operand { return s.halfSrc(s.get(v), c, h) }
+
+// halfSrc is half for a store.
+func (s *sel) halfSrc(st *store, c, h int) visa.Operand {
 	if st.konst {
 		return visa.ImmInt(visa.UD, int64(uint32(st.bits[c]>>(32*uint(h)))))
 	}

@@ -17,11 +17,11 @@ var atomicOps = map[ir.AtomicOp]struct {
 }{
 	ir.AtomicAdd: {legacy: visa.AtomicAdd, lsc: "iadd"}, ir.AtomicSub: {legacy: visa.AtomicSub, lsc: "isub"},
 	ir.AtomicAnd: {legacy: visa.AtomicAnd, lsc: "and"}, ir.AtomicOr: {legacy: visa.AtomicOr, lsc: "or"},
-	ir.AtomicXor: {legacy: visa.AtomicXor, lsc: "xor"},
+	ir.AtomicXor:  {legacy: visa.AtomicXor, lsc: "xor"},
 	ir.AtomicSMin: {legacy: visa.AtomicIMin, lsc: "smin", signed: true}, ir.AtomicSMax: {legacy: visa.AtomicIMax, lsc: "smax", signed: true},
 	ir.AtomicUMin: {legacy: visa.AtomicMin, lsc: "umin"}, ir.AtomicUMax: {legacy: visa.AtomicMax, lsc: "umax"},
 	ir.AtomicXchg: {legacy: visa.AtomicXchg, lsc: "store"},
-	ir.AtomicInc: {legacy: visa.AtomicInc, lsc: "iinc"}, ir.AtomicDec: {legacy: visa.AtomicDec, lsc: "idec"},
+	ir.AtomicInc:  {legacy: visa.AtomicInc, lsc: "iinc"}, ir.AtomicDec: {legacy: visa.AtomicDec, lsc: "idec"},
 	ir.AtomicFMin: {legacy: visa.AtomicFMin, lsc: "fmin", float: true}, ir.AtomicFMax: {legacy: visa.AtomicFMax, lsc: "fmax", float: true},
 	ir.AtomicFAdd: {legacy: -1, lsc: "fadd", float: true},
 }

@@ -136,15 +136,18 @@ func (s *sel) findRegions() {
 			demote[r] = true
 		}
 	}
+	// A constant table whose address escapes stays in memory: its
+	// global is then addressed by symbol.
+	tables := s.tables[:0]
+	for _, t := range s.tables {
+		if !demote[t.r] {
+			tables = append(tables, t)
+		}
+	}
+	s.tables = tables
 	for i, r := range s.regionOf {
 		if r == nil || !demote[r] {
 			continue
-		}
-		if !r.perLane {
-			// A constant table whose address escapes: not supported in
-			// registers; the data-section path handles it.
-			s.cur = nil
-			s.fail("constant data %s used other than by loads is not supported yet", r.name)
 		}
 		s.regionOf[i] = nil
 		if r.alloca != nil {

@@ -11,14 +11,14 @@ import (
 type mathKind uint8
 
 const (
-	mathUnary   mathKind = iota // one instruction of one source
-	mathBinary                  // one instruction of two sources
-	mathTernary                 // mad
-	mathAbs                     // a move with the abs modifier
-	mathScaled                  // native exp/log in base e or 10: scale around the base-2 instruction
-	mathTan                     // sin / cos
-	mathClz                     // leading zeros
-	mathPopcount                // bits set
+	mathUnary    mathKind = iota // one instruction of one source
+	mathBinary                   // one instruction of two sources
+	mathTernary                  // mad
+	mathAbs                      // a move with the abs modifier
+	mathScaled                   // native exp/log in base e or 10: scale around the base-2 instruction
+	mathTan                      // sin / cos
+	mathClz                      // leading zeros
+	mathPopcount                 // bits set
 )
 
 // mathOps are the OpenCL built-ins the backend implements itself; the
@@ -43,11 +43,11 @@ var mathOps = func() map[ir.MathFn]struct {
 		"s_max": {kind: mathBinary, op: visa.OpMax, signed: true}, "s_min": {kind: mathBinary, op: visa.OpMin, signed: true},
 		"u_max": {kind: mathBinary, op: visa.OpMax}, "u_min": {kind: mathBinary, op: visa.OpMin},
 		"s_mul_hi": {kind: mathBinary, op: visa.OpMulh, signed: true}, "u_mul_hi": {kind: mathBinary, op: visa.OpMulh},
-		"rotate":   {kind: mathBinary, op: visa.OpRol},
-		"floor":    {kind: mathUnary, op: visa.OpRndd}, "ceil": {kind: mathUnary, op: visa.OpRndu},
+		"rotate": {kind: mathBinary, op: visa.OpRol},
+		"floor":  {kind: mathUnary, op: visa.OpRndd}, "ceil": {kind: mathUnary, op: visa.OpRndu},
 		"trunc": {kind: mathUnary, op: visa.OpRndz}, "rint": {kind: mathUnary, op: visa.OpRnde},
 		"sqrt": {kind: mathUnary, op: visa.OpSqrt}, "clz": {kind: mathClz},
-		"popcount": {kind: mathPopcount},
+		"popcount":    {kind: mathPopcount},
 		"native_sqrt": {kind: mathUnary, op: visa.OpSqrt}, "half_sqrt": {kind: mathUnary, op: visa.OpSqrt},
 		"native_rsqrt": {kind: mathUnary, op: visa.OpRsqrt}, "half_rsqrt": {kind: mathUnary, op: visa.OpRsqrt},
 		"native_recip": {kind: mathUnary, op: visa.OpInv}, "half_recip": {kind: mathUnary, op: visa.OpInv},

@@ -94,6 +94,8 @@ func (s *sel) value(v *ir.Value) {
 	case ir.OpImageRead, ir.OpImageSample, ir.OpImageWrite, ir.OpImageQuery, ir.OpSamplerConst,
 		ir.OpImageBlockRead, ir.OpImageBlockWrite:
 		s.image(v)
+	case ir.OpPrintf:
+		s.printf(v)
 	case ir.OpSpaceCast:
 		s.spaceCast(v)
 	case ir.OpGroupReduce:

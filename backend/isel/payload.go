@@ -11,19 +11,20 @@ import (
 type ArgKind uint8
 
 const (
-	ArgByValue          ArgKind = iota // an explicit argument passed by value
-	ArgByPointer                       // an explicit global/constant pointer (stateless address)
-	ArgLocalPointer                    // an explicit __local pointer: the SLM offset of its buffer
-	ArgImage                           // an explicit image (binding table index in the surface input)
-	ArgSampler                         // an explicit sampler
-	ArgGlobalIDOffset                  // global_id_offset (3 × u32)
-	ArgLocalSize                       // local_size (3 × u32)
-	ArgEnqueuedLocalSize               // enqueued_local_size (3 × u32)
-	ArgGlobalSize                      // global_size (3 × u32)
-	ArgNumGroups                       // group_count (3 × u32)
-	ArgWorkDim                         // work_dimensions (u32)
-	ArgPrivateBase                     // private_base_stateless (u64)
-	ArgBufferOffset                    // buffer_offset of a stateful pointer
+	ArgByValue           ArgKind = iota // an explicit argument passed by value
+	ArgByPointer                        // an explicit global/constant pointer (stateless address)
+	ArgLocalPointer                     // an explicit __local pointer: the SLM offset of its buffer
+	ArgImage                            // an explicit image (binding table index in the surface input)
+	ArgSampler                          // an explicit sampler
+	ArgGlobalIDOffset                   // global_id_offset (3 × u32)
+	ArgLocalSize                        // local_size (3 × u32)
+	ArgEnqueuedLocalSize                // enqueued_local_size (3 × u32)
+	ArgGlobalSize                       // global_size (3 × u32)
+	ArgNumGroups                        // group_count (3 × u32)
+	ArgWorkDim                          // work_dimensions (u32)
+	ArgPrivateBase                      // private_base_stateless (u64)
+	ArgBufferOffset                     // buffer_offset of a stateful pointer
+	ArgPrintfBuffer                     // printf_buffer (u64)
 )
 
 var argKindNames = [...]string{
@@ -32,7 +33,7 @@ var argKindNames = [...]string{
 	ArgGlobalIDOffset: "global_id_offset", ArgLocalSize: "local_size",
 	ArgEnqueuedLocalSize: "enqueued_local_size", ArgGlobalSize: "global_size",
 	ArgNumGroups: "group_count", ArgWorkDim: "work_dimensions",
-	ArgPrivateBase: "private_base_stateless", ArgBufferOffset: "buffer_offset",
+	ArgPrivateBase: "private_base_stateless", ArgBufferOffset: "buffer_offset", ArgPrintfBuffer: "printf_buffer",
 }
 
 func (k ArgKind) String() string { return argKindNames[k] }
@@ -146,6 +147,9 @@ func (s *sel) layoutPayload() {
 			if v.Op == ir.OpAlloca && s.regionOf[v.ID] == nil {
 				need[ArgPrivateBase] = true
 			}
+			if v.Op == ir.OpPrintf {
+				need[ArgPrintfBuffer] = true
+			}
 		}
 	}
 	// Implicit 3 × u32 arguments first.
@@ -226,11 +230,13 @@ func (s *sel) layoutPayload() {
 		s.input(v, off)
 		s.params[i] = v
 	}
-	if need[ArgPrivateBase] {
-		off := s.pl.place(Arg{Kind: ArgPrivateBase, Index: -1, Size: 8, BTI: -1}, 8)
-		v := s.k.Decl("", visa.UQ, 1, visa.AlignQword)
-		s.input(v, off)
-		s.implicit[ArgPrivateBase] = v
+	for _, k := range []ArgKind{ArgPrivateBase, ArgPrintfBuffer} {
+		if need[k] {
+			off := s.pl.place(Arg{Kind: k, Index: -1, Size: 8, BTI: -1}, 8)
+			v := s.k.Decl("", visa.UQ, 1, visa.AlignQword)
+			s.input(v, off)
+			s.implicit[k] = v
+		}
 	}
 	s.pl.Size = roundUp(max(s.pl.Size, 4), g)
 	// Per-thread local ids (uw), after r0.

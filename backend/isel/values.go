@@ -17,8 +17,8 @@ type store struct {
 	// fields hold a structure's fields, each a store of its own.
 	fields []*store
 	// konst: a constant, with each component's bits.
-	konst bool
-	bits  []uint64
+	konst  bool
+	bits   []uint64
 	t      visa.Type
 	lanes  int
 	scalar bool // one element per component, computed unmasked

@@ -12,6 +12,7 @@ var argTypes = map[ArgKind]zeinfo.ArgType{
 	ArgEnqueuedLocalSize: zeinfo.ArgEnqueuedLocalSize, ArgGlobalSize: zeinfo.ArgGlobalSize,
 	ArgNumGroups: zeinfo.ArgGroupCount, ArgWorkDim: zeinfo.ArgWorkDimensions,
 	ArgPrivateBase: zeinfo.ArgPrivateBaseStateless, ArgBufferOffset: zeinfo.ArgBufferOffset,
+	ArgPrintfBuffer: zeinfo.ArgPrintfBuffer,
 }
 
 // ZeInfo describes the selected kernel in ze_info: its execution
