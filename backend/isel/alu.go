@@ -50,8 +50,8 @@ func (s *sel) binary(v *ir.Value) {
 		x, y := s.src(a, c, t), s.src(b, c, t)
 		if info.neg {
 			y = s.negate(y)
-		} else if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm {
-			x, y = y, x // commutative: an immediate goes in src1
+		} else if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm && v.Op.Info().Commutative {
+			x, y = y, x // an immediate goes in src1
 		}
 		s.emit(info.op, s.exec(st), s.dstOf(st, c, t), x, y)
 	}
@@ -146,7 +146,7 @@ func (s *sel) shift(v *ir.Value) {
 	}
 	bits := v.Type.Scalar().Bits
 	for c := 0; c < st.lanes; c++ {
-		n := s.src(v.Args[1], c, 0)
+		n := s.src(v.Args[1], c, nat)
 		if n.Kind == visa.OpndImm {
 			n = visa.ImmInt(visa.UD, int64(n.Imm)&int64(bits-1))
 		} else if bits < 32 {
@@ -176,23 +176,23 @@ func (s *sel) unary(v *ir.Value) {
 		case ir.OpNeg:
 			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, signed(st.t)), s.negate(s.src(a, c, signed(st.t))))
 		case ir.OpFNeg:
-			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), s.negate(s.src(a, c, 0)))
+			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, nat), s.negate(s.src(a, c, nat)))
 		case ir.OpNot:
 			if st.preds != nil {
 				s.emit(visa.OpNot, s.exec(st), visa.PredOpnd(st.preds[c]), visa.PredOpnd(s.pred(a, c)))
 				continue
 			}
-			s.emit(visa.OpNot, s.exec(st), s.dstOf(st, c, 0), s.src(a, c, 0))
+			s.emit(visa.OpNot, s.exec(st), s.dstOf(st, c, nat), s.src(a, c, nat))
 		case ir.OpBitCount:
 			if st.t.Size() == 8 {
 				s.fail("64-bit popcount is not supported yet")
 			}
-			s.emit(visa.OpCbit, s.exec(st), s.dstOf(st, c, 0), s.src(a, c, 0))
+			s.emit(visa.OpCbit, s.exec(st), s.dstOf(st, c, nat), s.src(a, c, nat))
 		case ir.OpBitReverse:
 			if st.t != visa.UD {
 				s.fail("bit reversal of %s is not supported yet", v.Type)
 			}
-			s.emit(visa.OpBfrev, s.exec(st), s.dstOf(st, c, 0), s.src(a, c, 0))
+			s.emit(visa.OpBfrev, s.exec(st), s.dstOf(st, c, nat), s.src(a, c, nat))
 		}
 	}
 }
@@ -217,6 +217,9 @@ var cmpOps = map[ir.Op]struct {
 }
 
 func (s *sel) compare(v *ir.Value) {
+	if s.localNullTest(v) {
+		return
+	}
 	st := s.get(v)
 	a, b := v.Args[0], v.Args[1]
 	e := s.boolExec(v)
@@ -226,8 +229,8 @@ func (s *sel) compare(v *ir.Value) {
 		case ir.OpFOrd, ir.OpFUno:
 			// ord: a == a and b == b.
 			q := s.k.DeclPred("", s.simd)
-			s.cmp(e, visa.CondEQ, p, s.src(a, c, 0), s.src(a, c, 0))
-			s.cmp(e, visa.CondEQ, q, s.src(b, c, 0), s.src(b, c, 0))
+			s.cmp(e, visa.CondEQ, p, s.src(a, c, nat), s.src(a, c, nat))
+			s.cmp(e, visa.CondEQ, q, s.src(b, c, nat), s.src(b, c, nat))
 			s.emit(visa.OpAnd, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(q))
 			if v.Op == ir.OpFUno {
 				s.emit(visa.OpNot, e, visa.PredOpnd(p), visa.PredOpnd(p))
@@ -236,8 +239,8 @@ func (s *sel) compare(v *ir.Value) {
 		case ir.OpFONe, ir.OpFUEq:
 			// one: a < b or a > b (both false for NaN).
 			q := s.k.DeclPred("", s.simd)
-			s.cmp(e, visa.CondLT, p, s.src(a, c, 0), s.src(b, c, 0))
-			s.cmp(e, visa.CondGT, q, s.src(a, c, 0), s.src(b, c, 0))
+			s.cmp(e, visa.CondLT, p, s.src(a, c, nat), s.src(b, c, nat))
+			s.cmp(e, visa.CondGT, q, s.src(a, c, nat), s.src(b, c, nat))
 			s.emit(visa.OpOr, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(q))
 			if v.Op == ir.OpFUEq {
 				s.emit(visa.OpNot, e, visa.PredOpnd(p), visa.PredOpnd(p))
@@ -255,7 +258,7 @@ func (s *sel) compare(v *ir.Value) {
 			continue
 		}
 		info := cmpOps[v.Op]
-		var t visa.Type
+		t := nat
 		if info.signed {
 			t = signed(s.get(a).t)
 		}
@@ -300,7 +303,7 @@ func (s *sel) floatTest(v *ir.Value) {
 	e := s.boolExec(v)
 	for c := 0; c < st.lanes; c++ {
 		p := st.preds[c]
-		x := s.src(a, c, 0)
+		x := s.src(a, c, nat)
 		abs := x
 		if abs.Kind != visa.OpndImm {
 			abs = abs.WithMod(visa.ModAbs)

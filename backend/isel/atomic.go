@@ -219,7 +219,7 @@ func (s *sel) casLoop(v *ir.Value, r atomicReq) {
 	s.k.Place(loop)
 	nv := &store{t: t, lanes: 1}
 	s.alloc(nv)
-	s.emit(visa.OpAdd, s.vexec(), s.dstOf(nv, 0, 0), s.srcOf(old, 0, 0), s.srcOf(x, 0, 0))
+	s.emit(visa.OpAdd, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(old, 0, nat), s.srcOf(x, 0, nat))
 	it := visa.IntType(t.Size(), false)
 	ib := func(st *store) *store { return &store{v: s.as(st.v, it), t: it, lanes: 1} }
 	got := &store{t: it, lanes: 1}
@@ -230,8 +230,8 @@ func (s *sel) casLoop(v *ir.Value, r atomicReq) {
 	cas.ret = got
 	s.atomicSend(cas)
 	retry := s.k.DeclPred("", s.simd)
-	s.cmp(s.vexec(), visa.CondNE, retry, s.srcOf(got, 0, 0), s.srcOf(ib(old), 0, 0))
-	s.emit(visa.OpMov, s.vexec(), s.dstOf(ib(old), 0, 0), s.srcOf(got, 0, 0))
+	s.cmp(s.vexec(), visa.CondNE, retry, s.srcOf(got, 0, nat), s.srcOf(ib(old), 0, nat))
+	s.emit(visa.OpMov, s.vexec(), s.dstOf(ib(old), 0, nat), s.srcOf(got, 0, nat))
 	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: visa.If(retry), Exec: s.vexec(), Args: []visa.Operand{visa.LabelOpnd(loop)}})
 	if v.Uses > 0 {
 		s.storeMove(s.get(v), old, visa.Pred{})

@@ -151,7 +151,7 @@ func (s *sel) storeMove(dst, src *store, p visa.Pred) {
 			// Predicate bits of an unmasked condition agree: use bit 0.
 			e = visa.NM(1)
 		}
-		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: p, Exec: e, Args: []visa.Operand{s.dstOf(dst, c, 0), s.srcOf(src, c, 0)}})
+		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: p, Exec: e, Args: []visa.Operand{s.dstOf(dst, c, nat), s.srcOf(src, c, nat)}})
 	}
 }
 

@@ -31,7 +31,7 @@ func (s *sel) extractDyn(v *ir.Value) {
 	s.moveComp(st, 0, vec, 0)
 	for c := 1; c < vec.lanes; c++ {
 		p := s.indexIs(v, v.Args[1], c)
-		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.predExec(st), Args: []visa.Operand{s.dstOf(st, 0, 0), s.srcOf(vec, c, 0)}})
+		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.predExec(st), Args: []visa.Operand{s.dstOf(st, 0, nat), s.srcOf(vec, c, nat)}})
 	}
 }
 
@@ -53,7 +53,7 @@ func (s *sel) indexIs(v, idx *ir.Value, c int) *visa.Var {
 		e = visa.NM(s.simd)
 	}
 	it := s.get(idx).t
-	s.cmp(e, visa.CondEQ, p, s.src(idx, 0, 0), visa.ImmInt(it, int64(c)))
+	s.cmp(e, visa.CondEQ, p, s.src(idx, 0, nat), visa.ImmInt(it, int64(c)))
 	return p
 }
 
@@ -66,7 +66,7 @@ func (s *sel) insertDyn(v *ir.Value) {
 	for c := 0; c < st.lanes; c++ {
 		s.moveComp(st, c, vec, c)
 		p := s.indexIs(v, v.Args[2], c)
-		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.predExec(st), Args: []visa.Operand{s.dstOf(st, c, 0), s.srcOf(x, 0, 0)}})
+		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.predExec(st), Args: []visa.Operand{s.dstOf(st, c, nat), s.srcOf(x, 0, nat)}})
 	}
 }
 

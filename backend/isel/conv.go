@@ -29,7 +29,10 @@ func (s *sel) convert(v *ir.Value) {
 		// defined value otherwise).
 		sat = true
 	}
-	if v.Op == ir.OpFToS || v.Op == ir.OpFToU {
+	switch v.Op {
+	case ir.OpFToS, ir.OpFToU, ir.OpSConv, ir.OpUConv:
+		// The saturating mov clamps to the destination type's range,
+		// which is what SaturatedConversion asks.
 		sat = sat || flags.Sat()
 	}
 	r := flags.Rounding()
@@ -101,7 +104,7 @@ func (s *sel) bitcast(v *ir.Value) {
 			} else {
 				x = visa.Src(view, row, col, k, 1, 0)
 			}
-			s.emit(visa.OpMov, e, s.dstOf(dst, c, 0), x)
+			s.emit(visa.OpMov, e, s.dstOf(dst, c, nat), x)
 		}
 		return
 	}
@@ -115,7 +118,7 @@ func (s *sel) bitcast(v *ir.Value) {
 		if dst.scalar {
 			d = visa.Dst(view, 0, elem, 1)
 		}
-		s.emit(visa.OpMov, e, d, s.srcOf(src, c, 0))
+		s.emit(visa.OpMov, e, d, s.srcOf(src, c, nat))
 	}
 }
 

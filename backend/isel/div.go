@@ -49,8 +49,8 @@ func (s *sel) softDivide(st *store, c int, a, b *ir.Value, bits int, sgn, rem bo
 		s.emit(visa.OpMov, e, visa.Dst(s.as(x, it), 0, 0, 1), s.src(a, c, signed(s.get(a).t)))
 		s.emit(visa.OpMov, e, visa.Dst(s.as(y, it), 0, 0, 1), s.src(b, c, signed(s.get(b).t)))
 	} else {
-		s.emit(visa.OpMov, e, visa.Dst(x, 0, 0, 1), s.src(a, c, 0))
-		s.emit(visa.OpMov, e, visa.Dst(y, 0, 0, 1), s.src(b, c, 0))
+		s.emit(visa.OpMov, e, visa.Dst(x, 0, 0, 1), s.src(a, c, nat))
+		s.emit(visa.OpMov, e, visa.Dst(y, 0, 0, 1), s.src(b, c, nat))
 	}
 	whole := func(v *visa.Var) visa.Operand { return s.whole(v, st.scalar) }
 	dst := func(v *visa.Var) visa.Operand { return visa.Dst(v, 0, 0, 1) }
@@ -81,7 +81,7 @@ func (s *sel) softDivide(st *store, c int, a, b *ir.Value, bits int, sgn, rem bo
 	if sgn {
 		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(neg), Exec: s.predExec(st), Args: []visa.Operand{dst(s.as(res, it)), whole(s.as(res, it)).Neg()}})
 	}
-	s.emit(visa.OpMov, e, s.dstOf(st, c, 0), whole(res))
+	s.emit(visa.OpMov, e, s.dstOf(st, c, nat), whole(res))
 }
 
 // boolExecFor is the execution that computes predicates for st's lanes.

@@ -17,7 +17,7 @@ func (s *sel) globalAddr(v *ir.Value, g *ir.Global) {
 	s.useGlobal(g)
 	a := s.k.Decl("", visa.UQ, 1, visa.AlignQword)
 	s.emit(visa.OpFaddr, visa.Exec{}, visa.Symbol(g.Name), visa.Dst(a, 0, 0, 1))
-	s.emit(visa.OpMov, s.exec(st), s.dstOf(st, 0, 0), visa.Scalar(a, 0))
+	s.emit(visa.OpMov, s.exec(st), s.dstOf(st, 0, nat), visa.Scalar(a, 0))
 }
 
 // useGlobal records that the kernel addresses g.

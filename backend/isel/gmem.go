@@ -212,7 +212,7 @@ func (s *sel) regionLoad(v *ir.Value, r *region) {
 	sz := st.t.Size()
 	for c := 0; c < st.lanes; c++ {
 		s.regionAccess(r, off, c*sz, st.t, func(src visa.Operand, e visa.Exec, ch int) {
-			d := s.dstOf(st, c, 0)
+			d := s.dstOf(st, c, nat)
 			if !st.scalar {
 				row, col := s.rowCol(st.t, c*s.simd+ch)
 				d = visa.Dst(st.v, row, col, 1)
@@ -269,7 +269,7 @@ func (s *sel) regionAccess(r *region, off *store, extra int, t visa.Type, read f
 		e := visa.E(chunk).At(ch)
 		a := s.k.DeclAddr("", chunk)
 		o := s.temp(visa.UW, chunk)
-		s.emit(visa.OpMov, e, visa.Dst(o, 0, 0, 1), s.chunkSrcAs(off, 0, ch, chunk, visa.UW))
+		s.emit(visa.OpMov, e, visa.Dst(o, 0, 0, 1), s.chunkSrc(off, 0, ch, chunk))
 		if r.perLane {
 			// ((o/g)*simd + l)*g = o*simd + l*g
 			s.emit(visa.OpMul, e, visa.Dst(o, 0, 0, 1), visa.Src(o, 0, 0, 1, 1, 0), visa.ImmInt(visa.UW, int64(s.simd)))
@@ -319,7 +319,7 @@ func (s *sel) regionStore(v *ir.Value, r *region) {
 				s.fail("a private access at byte %d is out of bounds or misaligned", o)
 			}
 			row, col := s.rowCol(t, o/sz*s.simd)
-			s.emit(visa.OpMov, s.vexec(), visa.Dst(view, row, col, 1), s.srcOf(val, c, 0))
+			s.emit(visa.OpMov, s.vexec(), visa.Dst(view, row, col, 1), s.srcOf(val, c, nat))
 		case off.scalar:
 			a := s.k.DeclAddr("", 1)
 			o := s.temp(visa.UW, 1)
@@ -337,7 +337,7 @@ func (s *sel) regionStore(v *ir.Value, r *region) {
 				p := s.k.DeclPred("", s.simd)
 				s.cmp(s.vexec(), visa.CondEQ, p, s.srcOf(off, 0, visa.UD), visa.ImmInt(visa.UD, int64(e*sz-c*sz)))
 				row, col := s.rowCol(t, e*s.simd)
-				s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.vexec(), Args: []visa.Operand{visa.Dst(view, row, col, 1), s.srcOf(val, c, 0)}})
+				s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(p), Exec: s.vexec(), Args: []visa.Operand{visa.Dst(view, row, col, 1), s.srcOf(val, c, nat)}})
 			}
 		}
 	}

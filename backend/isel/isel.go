@@ -70,8 +70,16 @@ func Compile(f *ir.Func, p *platform.Platform, opt Options) (res *Result, err er
 		return nil, &Error{Kernel: f.Name, Op: "function", Msg: "not a kernel"}
 	}
 	simd := opt.SIMD
-	if simd == 0 {
-		simd = defaultSIMD(f, p)
+	switch {
+	case f.SubgroupSize != 0:
+		// The kernel's results depend on its sub-group size, so it wins
+		// over a width asked for the whole module.
+		simd = f.SubgroupSize
+		if !p.HasSIMD(simd) {
+			return nil, &Error{Kernel: f.Name, Op: "simd", Msg: fmt.Sprintf("the required sub-group size %d is not a dispatch width of %s (widths %v)", simd, p.Name, p.SIMD)}
+		}
+	case simd == 0:
+		simd = p.MaxSIMD()
 	}
 	if !p.HasSIMD(simd) {
 		return nil, &Error{Kernel: f.Name, Op: "simd", Msg: fmt.Sprintf("SIMD%d is not a dispatch width of %s", simd, p.Name)}
@@ -103,14 +111,6 @@ func Compile(f *ir.Func, p *platform.Platform, opt Options) (res *Result, err er
 		RequiredSubgroupSize: f.SubgroupSize, RequiredLocalSize: f.LocalSize, PrivateSize: s.privSize,
 		Globals: s.globals,
 	}, nil
-}
-
-// defaultSIMD honours a required subgroup size, else takes the widest.
-func defaultSIMD(f *ir.Func, p *platform.Platform) int {
-	if f.SubgroupSize != 0 && p.HasSIMD(f.SubgroupSize) {
-		return f.SubgroupSize
-	}
-	return p.MaxSIMD()
 }
 
 // sel is the state of selecting one kernel.
@@ -256,6 +256,7 @@ func (s *sel) as(v *visa.Var, t visa.Type) *visa.Var {
 	if v.Type == t {
 		return v
 	}
+
 	if v.Alias != nil && v.Alias.Type == t && v.AliasOff == 0 && v.Alias.Bytes() == v.Bytes() {
 		return v.Alias
 	}

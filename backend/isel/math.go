@@ -169,9 +169,9 @@ func (s *sel) math(v *ir.Value) {
 		case mathPopcount:
 			// cbit counts a dword: widen narrower operands first.
 			tmp := s.temp(visa.UD, s.lanesOf(st))
-			s.emit(visa.OpMov, x, visa.Dst(tmp, 0, 0, 1), s.src(v.Args[0], c, 0))
+			s.emit(visa.OpMov, x, visa.Dst(tmp, 0, 0, 1), s.src(v.Args[0], c, nat))
 			s.emit(visa.OpCbit, x, visa.Dst(tmp, 0, 0, 1), s.whole(tmp, st.scalar))
-			s.emit(visa.OpMov, x, s.dstOf(st, c, 0), s.whole(tmp, st.scalar))
+			s.emit(visa.OpMov, x, s.dstOf(st, c, nat), s.whole(tmp, st.scalar))
 		case mathClz:
 			bits := v.Type.Scalar().Bits
 			if bits == 32 {
@@ -180,9 +180,9 @@ func (s *sel) math(v *ir.Value) {
 			}
 			// lzd counts in 32 bits: subtract the extra zeros.
 			tmp := s.temp(visa.UD, s.lanesOf(st))
-			s.emit(visa.OpMov, x, visa.Dst(tmp, 0, 0, 1), s.src(v.Args[0], c, 0))
+			s.emit(visa.OpMov, x, visa.Dst(tmp, 0, 0, 1), s.src(v.Args[0], c, nat))
 			s.emit(visa.OpLzd, x, visa.Dst(tmp, 0, 0, 1), s.whole(tmp, st.scalar))
-			s.emit(visa.OpAdd, x, s.dstOf(st, c, 0), s.whole(tmp, st.scalar), visa.ImmInt(visa.D, int64(bits-32)))
+			s.emit(visa.OpAdd, x, s.dstOf(st, c, nat), s.whole(tmp, st.scalar), visa.ImmInt(visa.D, int64(bits-32)))
 		}
 	}
 }

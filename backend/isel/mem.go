@@ -31,18 +31,18 @@ func (s *sel) ptrAdd(v *ir.Value) {
 	}
 	st := s.get(v)
 	if s.regionOf[v.ID] != nil {
-		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.low32(off))
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.low32(off))
 		return
 	}
 	switch v.Type.Space {
 	case ir.SpacePrivate:
 		// Private memory: 64-bit addresses like global memory.
-		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.src(off, 0, visa.UQ))
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.src(off, 0, visa.UQ))
 	case ir.SpaceLocal:
-		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.low32(off))
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.low32(off))
 	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceGeneric:
 		// A tagged local address keeps its tag: offsets stay below 4 GiB.
-		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, 0), s.src(base, 0, 0), s.src(off, 0, visa.UQ))
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.src(off, 0, visa.UQ))
 	default:
 		s.fail("pointer arithmetic in the %s space is not supported yet", v.Type.Space)
 	}
@@ -131,7 +131,7 @@ func (s *sel) privLoad(v *ir.Value, p privAddr) {
 	for c := 0; c < st.lanes; c++ {
 		at := p.off + int64(c)*sz
 		view := s.k.DeclAlias("", st.t, 1, p.base, int(at))
-		s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), visa.Scalar(view, 0))
+		s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, nat), visa.Scalar(view, 0))
 	}
 }
 
@@ -217,7 +217,7 @@ func (s *sel) memory(a access) {
 // ch (a broadcast for scalars and constants).
 func (s *sel) chunkSrc(st *store, c, ch, chunk int) visa.Operand {
 	if st.konst || st.scalar {
-		return s.srcOf(st, c, 0)
+		return s.srcOf(st, c, nat)
 	}
 	row, col := s.rowCol(st.t, c*s.simd+ch)
 	return visa.Src(st.v, row, col, 1, 1, 0)
@@ -226,7 +226,12 @@ func (s *sel) chunkSrc(st *store, c, ch, chunk int) visa.Operand {
 // chunkDst writes chunk elements of component c of st from lane ch.
 func (s *sel) chunkDst(st *store, c, ch int, t visa.Type) visa.Operand {
 	x := st.v
-	if t != 0 && t != x.Type {
+	if t != nat && t != x.Type {
+		if t.Size() != x.Type.Size() && t.Size() < x.Type.Size() {
+			// A narrower view of wider lanes: element c*simd+ch of t
+			// is not that lane's value.
+			s.fail("internal error: %s elements of %s written as %s", x.Type, x.Name, t)
+		}
 		x = s.as(x, t)
 	}
 	row, col := s.rowCol(x.Type, c*s.simd+ch)
@@ -263,7 +268,7 @@ func (s *sel) message(a access, p piece, e visa.Exec, chunk, ch int, addr *visa.
 			c := p.first + i
 			if wide {
 				row, col := s.rowCol(a.t, i*chunk)
-				s.emit(visa.OpMov, e, s.chunkDst(a.data, c, ch, 0), visa.Src(tmp, row, col, 1, 1, 0))
+				s.emit(visa.OpMov, e, s.chunkDst(a.data, c, ch, nat), visa.Src(tmp, row, col, 1, 1, 0))
 			} else {
 				small := visa.IntType(sz, false)
 				view := s.as(tmp, small)
@@ -273,8 +278,12 @@ func (s *sel) message(a access, p piece, e visa.Exec, chunk, ch int, addr *visa.
 	}
 }
 
-// chunkSrcAs is chunkSrc with the component viewed as type t.
+// chunkSrcAs is chunkSrc with the component's bits viewed as type t of
+// the same size (a reinterpretation, not a conversion).
 func (s *sel) chunkSrcAs(st *store, c, ch, chunk int, t visa.Type) visa.Operand {
+	if t.Size() != st.t.Size() {
+		s.fail("internal error: a %s value read as %s", st.t, t)
+	}
 	if st.konst {
 		return immOf(t, st.t, st.bits[c])
 	}

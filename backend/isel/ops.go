@@ -139,7 +139,7 @@ func (s *sel) moveComp(dst *store, c int, src *store, from int) {
 		s.emit(visa.OpOr, s.exec(dst), visa.PredOpnd(dst.preds[c]), visa.PredOpnd(p), visa.PredOpnd(p))
 		return
 	}
-	s.emit(visa.OpMov, s.exec(dst), s.dstOf(dst, c, 0), s.srcOf(src, from, 0))
+	s.emit(visa.OpMov, s.exec(dst), s.dstOf(dst, c, nat), s.srcOf(src, from, nat))
 }
 
 // predOf returns component c of a boolean store as a predicate.
@@ -188,7 +188,7 @@ func (s *sel) param(v *ir.Value) {
 	if !st.scalar {
 		// Used by varying code only through broadcasts: keep a copy.
 		for c := 0; c < st.lanes; c++ {
-			s.emit(visa.OpMov, s.vexec(), s.dstOf(st, c, 0), visa.Scalar(x, c))
+			s.emit(visa.OpMov, s.vexec(), s.dstOf(st, c, nat), visa.Scalar(x, c))
 		}
 		return
 	}
@@ -212,6 +212,6 @@ func (s *sel) selectOp(v *ir.Value) {
 			continue
 		}
 		e := s.exec(st)
-		s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(p), Exec: e, Args: []visa.Operand{s.dstOf(st, c, 0), s.srcOf(a, c, 0), s.srcOf(b, c, 0)}})
+		s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(p), Exec: e, Args: []visa.Operand{s.dstOf(st, c, nat), s.srcOf(a, c, nat), s.srcOf(b, c, nat)}})
 	}
 }

@@ -63,7 +63,7 @@ func (s *sel) printf(v *ir.Value) {
 			lit(pfInt, 4)
 			ext := &store{t: visa.D, lanes: 1}
 			s.alloc(ext)
-			s.emit(visa.OpMov, s.vexec(), s.dstOf(ext, 0, 0), s.srcOf(st, 0, signed(st.t)))
+			s.emit(visa.OpMov, s.vexec(), s.dstOf(ext, 0, nat), s.srcOf(st, 0, signed(st.t)))
 			val(ext, 0, visa.D)
 		case t.Kind == ir.KInt && t.Bits == 32:
 			lit(pfInt, 4)
@@ -81,7 +81,7 @@ func (s *sel) printf(v *ir.Value) {
 			lit(pfFloat, 4) // half: printed as float
 			f := &store{t: visa.F, lanes: 1}
 			s.alloc(f)
-			s.emit(visa.OpMov, s.vexec(), s.dstOf(f, 0, 0), s.srcOf(st, 0, 0))
+			s.emit(visa.OpMov, s.vexec(), s.dstOf(f, 0, nat), s.srcOf(st, 0, nat))
 			val(f, 0, visa.F)
 		case t.Kind == ir.KVector:
 			el := t.Elem
@@ -119,19 +119,19 @@ func (s *sel) printf(v *ir.Value) {
 	s.atomicSend(atomicReq{space: ir.SpaceGlobal, ptr: bufp, t: visa.UD, op: visa.AtomicAdd, lsc: "iadd", srcs: []*store{sz}, ret: off})
 	// Lanes whose record fits write it.
 	fits := s.k.DeclPred("", s.simd)
-	s.cmp(s.vexec(), visa.CondLE, fits, s.srcOf(off, 0, 0), visa.ImmInt(visa.UD, int64(printfBufferSize-size)))
+	s.cmp(s.vexec(), visa.CondLE, fits, s.srcOf(off, 0, nat), visa.ImmInt(visa.UD, int64(printfBufferSize-size)))
 	skip := s.k.NewLabel("")
 	s.gotoLabel(visa.IfNot(fits), skip)
 	addr := &store{t: visa.UQ, lanes: 1}
 	s.alloc(addr)
-	s.emit(visa.OpAdd, s.vexec(), s.dstOf(addr, 0, 0), visa.Scalar(buf, 0), s.srcOf(off, 0, 0))
+	s.emit(visa.OpAdd, s.vexec(), s.dstOf(addr, 0, nat), visa.Scalar(buf, 0), s.srcOf(off, 0, nat))
 	at := 0
 	for _, f := range fs {
 		p := addr
 		if at != 0 {
 			p = &store{t: visa.UQ, lanes: 1}
 			s.alloc(p)
-			s.emit(visa.OpAdd, s.vexec(), s.dstOf(p, 0, 0), s.srcOf(addr, 0, 0), visa.ImmInt(visa.UQ, int64(at)))
+			s.emit(visa.OpAdd, s.vexec(), s.dstOf(p, 0, nat), s.srcOf(addr, 0, nat), visa.ImmInt(visa.UQ, int64(at)))
 		}
 		var data *store
 		t := f.t
@@ -145,7 +145,7 @@ func (s *sel) printf(v *ir.Value) {
 					if k != 0 {
 						q = &store{t: visa.UQ, lanes: 1}
 						s.alloc(q)
-						s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, 0), s.srcOf(p, 0, 0), visa.ImmInt(visa.UQ, int64(k)))
+						s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), visa.ImmInt(visa.UQ, int64(k)))
 					}
 					s.memory(access{ptr: q, space: ir.SpaceGlobal, t: visa.UD, lanes: 1, align: 4, data: &store{konst: true, t: visa.UD, lanes: 1, bits: []uint64{0}}})
 				}
@@ -170,12 +170,12 @@ func (s *sel) printf(v *ir.Value) {
 			for h := 0; h < 2; h++ {
 				w := &store{t: visa.UD, lanes: 1}
 				s.alloc(w)
-				s.emit(visa.OpMov, s.vexec(), s.dstOf(w, 0, 0), s.halfSrc(data, 0, h))
+				s.emit(visa.OpMov, s.vexec(), s.dstOf(w, 0, nat), s.halfSrc(data, 0, h))
 				q := p
 				if h == 1 {
 					q = &store{t: visa.UQ, lanes: 1}
 					s.alloc(q)
-					s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, 0), s.srcOf(p, 0, 0), visa.ImmInt(visa.UQ, 4))
+					s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), visa.ImmInt(visa.UQ, 4))
 				}
 				s.memory(access{ptr: q, space: ir.SpaceGlobal, t: visa.UD, lanes: 1, align: 4, data: w})
 			}
@@ -188,6 +188,6 @@ func (s *sel) printf(v *ir.Value) {
 	s.k.Place(skip)
 	if v.Uses > 0 {
 		st := s.get(v)
-		s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(fits), Exec: s.vexec(), Args: []visa.Operand{s.dstOf(st, 0, 0), visa.ImmInt(visa.D, 0), visa.ImmInt(visa.D, -1)}})
+		s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(fits), Exec: s.vexec(), Args: []visa.Operand{s.dstOf(st, 0, nat), visa.ImmInt(visa.D, 0), visa.ImmInt(visa.D, -1)}})
 	}
 }

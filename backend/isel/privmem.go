@@ -60,7 +60,7 @@ func (s *sel) privateBase() {
 // the variable's offset.
 func (s *sel) allocaAddr(v *ir.Value) {
 	st := s.get(v)
-	s.emit(visa.OpAdd, s.vexec(), s.dstOf(st, 0, 0), visa.Src(s.privBase, 0, 0, 1, 1, 0), visa.ImmInt(visa.UQ, int64(s.privOff[v])))
+	s.emit(visa.OpAdd, s.vexec(), s.dstOf(st, 0, nat), visa.Src(s.privBase, 0, 0, 1, 1, 0), visa.ImmInt(visa.UQ, int64(s.privOff[v])))
 }
 
 // privateBuffers is the ze_info description of the private memory.
@@ -101,7 +101,7 @@ func (s *sel) memcpy(v *ir.Value) {
 		}
 		q := &store{t: p.t, lanes: 1}
 		s.alloc(q)
-		s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, 0), s.srcOf(p, 0, 0), visa.ImmInt(p.t, off))
+		s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), visa.ImmInt(p.t, off))
 		return q
 	}
 	data := &store{t: t, lanes: 1}

@@ -35,7 +35,7 @@ func isRound(op visa.Op) bool {
 // already.
 func (s *sel) roundOther(op visa.Op, st *store, c int, a visa.Operand) {
 	r := s.rounded(op, st.t, a, st.scalar)
-	s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), s.whole(r, st.scalar))
+	s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, nat), s.whole(r, st.scalar))
 }
 
 // rounded returns a new variable holding a (of float type t) rounded to

@@ -163,7 +163,7 @@ func (s *sel) sgShuffle(v *ir.Value) {
 		span := n
 		fill := func(dst *visa.Var, at int, x *ir.Value) {
 			row, col := s.rowCol(t, at)
-			s.emit(visa.OpMov, visa.NM(n), visa.Dst(dst, row, col, 1), s.src(x, c, 0))
+			s.emit(visa.OpMov, visa.NM(n), visa.Dst(dst, row, col, 1), s.src(x, c, nat))
 		}
 		switch v.Op {
 		case ir.OpShuffle1, ir.OpShuffleXor:
@@ -182,14 +182,14 @@ func (s *sel) sgShuffle(v *ir.Value) {
 			lane := visa.Src(s.lanes(), 0, ch, 1, 1, 0)
 			switch v.Op {
 			case ir.OpShuffle1:
-				s.emit(visa.OpMov, e, visa.Dst(idx, 0, 0, 1), s.chunkSrcAs(s.get(v.Args[1]), 0, ch, w, visa.UW))
+				s.emit(visa.OpMov, e, visa.Dst(idx, 0, 0, 1), s.chunkSrc(s.get(v.Args[1]), 0, ch, w))
 			case ir.OpShuffleXor:
-				s.emit(visa.OpXor, e, visa.Dst(idx, 0, 0, 1), lane, s.chunkSrcAs(s.get(v.Args[1]), 0, ch, w, visa.UW))
+				s.emit(visa.OpXor, e, visa.Dst(idx, 0, 0, 1), lane, s.chunkSrc(s.get(v.Args[1]), 0, ch, w))
 			case ir.OpShuffleDown:
-				s.emit(visa.OpAdd, e, visa.Dst(idx, 0, 0, 1), lane, s.chunkSrcAs(s.get(v.Args[2]), 0, ch, w, visa.UW))
+				s.emit(visa.OpAdd, e, visa.Dst(idx, 0, 0, 1), lane, s.chunkSrc(s.get(v.Args[2]), 0, ch, w))
 			case ir.OpShuffleUp:
 				s.emit(visa.OpAdd, e, visa.Dst(idx, 0, 0, 1), lane, visa.ImmInt(visa.UW, int64(n)))
-				s.emit(visa.OpAdd, e, visa.Dst(idx, 0, 0, 1), visa.Src(idx, 0, 0, 1, 1, 0), s.chunkSrcAs(s.get(v.Args[2]), 0, ch, w, visa.UW).Neg())
+				s.emit(visa.OpAdd, e, visa.Dst(idx, 0, 0, 1), visa.Src(idx, 0, 0, 1, 1, 0), s.chunkSrc(s.get(v.Args[2]), 0, ch, w).Neg())
 			}
 			// Out-of-range lanes give undefined values; stay in bounds.
 			s.emit(visa.OpAnd, e, visa.Dst(idx, 0, 0, 1), visa.Src(idx, 0, 0, 1, 1, 0), visa.ImmInt(visa.UW, int64(span-1)))
@@ -217,7 +217,7 @@ func (s *sel) groupBroadcast(v *ir.Value) {
 	idx := s.get(v.Args[1])
 	for c := 0; c < st.lanes; c++ {
 		if x.scalar || x.konst {
-			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), s.srcOf(x, c, 0))
+			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, nat), s.srcOf(x, c, nat))
 			continue
 		}
 		a := s.k.DeclAddr("", 1)
@@ -231,7 +231,7 @@ func (s *sel) groupBroadcast(v *ir.Value) {
 			s.fail("broadcast of a vector component")
 		}
 		s.emit(visa.OpAddrAdd, visa.NM(1), visa.AddrDst(a, 0), visa.AddrOf(base, 0), visa.Scalar(o, 0))
-		s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, 0), visa.Indirect(a, 0, 0, x.t, 0, 1, 0))
+		s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, nat), visa.Indirect(a, 0, 0, x.t, 0, 1, 0))
 	}
 }
 
@@ -255,7 +255,7 @@ func (s *sel) groupAllAny(v *ir.Value) {
 	p := s.pred(v.Args[0], 0)
 	x := &store{t: visa.UW, lanes: 1}
 	s.alloc(x)
-	s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(p), Exec: s.vexec(), Args: []visa.Operand{s.dstOf(x, 0, 0), visa.ImmInt(visa.UW, 1), visa.ImmInt(visa.UW, 0)}})
+	s.k.Emit(&visa.Inst{Op: visa.OpSel, Pred: visa.If(p), Exec: s.vexec(), Args: []visa.Operand{s.dstOf(x, 0, nat), visa.ImmInt(visa.UW, 1), visa.ImmInt(visa.UW, 0)}})
 	op, ident := visa.OpOr, uint64(0)
 	if v.Op == ir.OpGroupAll {
 		op, ident = visa.OpAnd, 1
@@ -263,7 +263,7 @@ func (s *sel) groupAllAny(v *ir.Value) {
 	r := &store{t: visa.UW, lanes: 1}
 	s.alloc(r)
 	s.collective(r, 0, x, visa.UW, op, ident, ir.GroupReduce)
-	s.cmp(s.boolExec(v), visa.CondNE, st.preds[0], s.srcOf(r, 0, 0), visa.ImmInt(visa.UW, 0))
+	s.cmp(s.boolExec(v), visa.CondNE, st.preds[0], s.srcOf(r, 0, nat), visa.ImmInt(visa.UW, 0))
 }
 
 // blockIO selects subgroup block reads and writes: component c of lane
@@ -289,9 +289,9 @@ func (s *sel) blockIO(v *ir.Value) {
 		s.alloc(addr)
 		off := s.temp(at, s.simd)
 		s.emit(visa.OpMul, visa.NM(s.simd), visa.Dst(off, 0, 0, 1), visa.Src(s.lanes(), 0, 0, 1, 1, 0), visa.ImmInt(visa.UW, int64(sz)))
-		s.emit(visa.OpAdd, s.vexec(), s.dstOf(addr, 0, 0), s.srcOf(ptr, 0, 0), visa.Src(off, 0, 0, 1, 1, 0))
+		s.emit(visa.OpAdd, s.vexec(), s.dstOf(addr, 0, nat), s.srcOf(ptr, 0, nat), visa.Src(off, 0, 0, 1, 1, 0))
 		if c > 0 {
-			s.emit(visa.OpAdd, s.vexec(), s.dstOf(addr, 0, 0), s.srcOf(addr, 0, 0), visa.ImmInt(at, int64(c*s.simd*sz)))
+			s.emit(visa.OpAdd, s.vexec(), s.dstOf(addr, 0, nat), s.srcOf(addr, 0, nat), visa.ImmInt(at, int64(c*s.simd*sz)))
 		}
 		comp := &store{v: data.v, t: data.t, lanes: 1}
 		if c > 0 {

@@ -245,7 +245,7 @@ func (s *sel) src(v *ir.Value, c int, t visa.Type) visa.Operand {
 
 // srcOf returns component c of st as a source of type t (0: st's).
 func (s *sel) srcOf(st *store, c int, t visa.Type) visa.Operand {
-	if t == 0 {
+	if t == nat {
 		t = st.t
 	}
 	if st.konst {
@@ -261,6 +261,7 @@ func (s *sel) srcOf(st *store, c int, t visa.Type) visa.Operand {
 // elements, viewed as type t of the same size.
 func (s *sel) compOf(x *visa.Var, c int, scalar bool, t visa.Type) visa.Operand {
 	if t != x.Type {
+		s.sameSize(x, t)
 		x = s.as(x, t)
 	}
 	if scalar {
@@ -287,7 +288,8 @@ func (s *sel) dstOf(st *store, c int, t visa.Type) visa.Operand {
 		s.fail("a boolean value is written as a number")
 	}
 	x := st.v
-	if t != 0 && t != x.Type {
+	if t != nat && t != x.Type {
+		s.sameSize(x, t)
 		x = s.as(x, t)
 	}
 	if st.scalar {
@@ -327,3 +329,17 @@ func signed(t visa.Type) visa.Type {
 }
 
 func f32bits(x float32) uint64 { return uint64(math.Float32bits(x)) }
+
+// nat asks the operand helpers for a value's storage type (vISA's UD is
+// 0, so 0 cannot mean "none").
+const nat visa.Type = 0xff
+
+// sameSize checks that viewing x as type t reinterprets each element
+// rather than regrouping lanes' bytes: operand helpers address element
+// i of a lane by its index, which only holds for a type of the same
+// size. A conversion is the instruction's job (its operands' types).
+func (s *sel) sameSize(x *visa.Var, t visa.Type) {
+	if t.Size() != x.Type.Size() {
+		s.fail("internal error: %s elements of %s read as %s", x.Type, x.Name, t)
+	}
+}

@@ -13,7 +13,7 @@ func (s *sel) workItem(v *ir.Value) {
 	st := s.get(v)
 	d := int(v.AuxInt)
 	e := s.exec(st)
-	dst := s.dstOf(st, 0, 0)
+	dst := s.dstOf(st, 0, nat)
 	implicit := func(k ArgKind, i int) visa.Operand {
 		x := s.implicit[k]
 		if x == nil {
@@ -161,7 +161,7 @@ func (s *sel) switchBlock(b *ir.Block, next *ir.Block) {
 	for i, c := range b.Cases {
 		succ := b.Succs[i+1]
 		q := s.k.DeclPred("", s.simd)
-		s.cmp(e, visa.CondEQ, q, s.src(ctl, 0, 0), visa.ImmInt(t, c))
+		s.cmp(e, visa.CondEQ, q, s.src(ctl, 0, nat), visa.ImmInt(t, c))
 		if j, ok := idx[succ]; ok {
 			s.emit(visa.OpOr, e, visa.PredOpnd(ts[j].p), visa.PredOpnd(ts[j].p), visa.PredOpnd(q))
 			continue

@@ -73,6 +73,11 @@ var (
 	OpLoadMcs   = defLoad("load_mcs", 0x1d)
 )
 
+// resinfo (INFO): the size of an image per channel (R width, G height
+// or 1D array layers, B depth or 2D array layers, A mip count). Lits
+// channel mask; Args surface, lod (raw ud), destination (raw ud).
+var OpResinfo = def("resinfo", 0x70, 0x0a, "resinfo.{l0:chmask} {exec} {o0} {o1} {o2}", "sub exec l0 s0 r1 r2")
+
 func defSample(name string, sub int) Op {
 	return def(name, 0x6d, sub, "{pred}"+name+".{l0:chmask} {exec} {o0} {o1} {o2} {o3} {o4*}", "sub2 exec pred l0 v0 s1 s2 r3 n4 r4*")
 }

@@ -54,12 +54,12 @@ const (
 
 // Section names.
 const (
-	textPrefix  = ".text."
-	relPrefix   = ".rel.text."
+	textPrefix = ".text."
+	relPrefix  = ".rel.text."
 	// DataGlobal and DataConst are the sections of program-scope
 	// variables: writable (__global) and read-only (__constant).
-	DataGlobal = ".data.global"
-	DataConst  = ".data.const"
+	DataGlobal  = ".data.global"
+	DataConst   = ".data.const"
 	nameSymtab  = ".symtab"
 	nameStrtab  = ".strtab"
 	nameZeInfo  = ".ze_info"

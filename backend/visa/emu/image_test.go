@@ -68,3 +68,42 @@ func TestImages(t *testing.T) {
 	// the edge reads as the edge texel; rows 8 bytes apart.
 	eq(t, "media_ld", r.reg(t, 0, "M")[:16], []byte{0, 1, 2, 3, 0, 1, 2, 3, 16, 17, 18, 19, 16, 17, 18, 19})
 }
+
+// TestResinfo checks the size a resinfo message returns per surface
+// type, with all channels and with a partial mask (packed blocks).
+func TestResinfo(t *testing.T) {
+	cases := []struct {
+		img  *Image
+		want [4]uint32
+	}{
+		{&Image{Dim: Image1D, Order: OrderR, Type: UnsignedInt8, Width: 5, Height: 1, Depth: 1}, [4]uint32{5, 0, 0, 1}},
+		{&Image{Dim: Image1DArray, Order: OrderR, Type: UnsignedInt8, Width: 5, Height: 1, Depth: 1, Layers: 3}, [4]uint32{5, 3, 0, 1}},
+		{&Image{Dim: Image2D, Order: OrderR, Type: UnsignedInt8, Width: 5, Height: 2, Depth: 1}, [4]uint32{5, 2, 0, 1}},
+		{&Image{Dim: Image2DArray, Order: OrderR, Type: UnsignedInt8, Width: 5, Height: 2, Depth: 1, Layers: 4}, [4]uint32{5, 2, 4, 1}},
+		{&Image{Dim: Image3D, Order: OrderR, Type: UnsignedInt8, Width: 5, Height: 2, Depth: 6}, [4]uint32{5, 2, 6, 1}},
+	}
+	for _, c := range cases {
+		c.img.Data = make([]byte, c.img.Width*c.img.Height*c.img.Depth*max(c.img.Layers, 1))
+		r := mustRun(t, imageKernel(`
+.decl T6 v_type=T num_elts=1
+.decl L v_type=G type=ud num_elts=8 align=GRF
+.decl R v_type=G type=ud num_elts=32 align=GRF
+.decl S v_type=G type=ud num_elts=16 align=GRF
+    mov (M1, 8) L(0,0)<1> 0x0:ud
+    movs (M1_NM, 1) T6(0) 0x2:ud
+    resinfo.RGBA (M1, 8) T6 L.0 R.0
+    resinfo.GB (M1, 8) T6 L.0 S.0
+`, c.img))
+		rgba, gb := u32s(r.reg(t, 0, "R")), u32s(r.reg(t, 0, "S"))
+		for i := 0; i < 8; i++ {
+			for k := 0; k < 4; k++ {
+				if rgba[8*k+i] != c.want[k] {
+					t.Fatalf("dim %d: resinfo.RGBA channel %d lane %d = %d, want %d", c.img.Dim, k, i, rgba[8*k+i], c.want[k])
+				}
+			}
+			if gb[i] != c.want[1] || gb[8+i] != c.want[2] {
+				t.Fatalf("dim %d: resinfo.GB lane %d = %d %d, want %d %d", c.img.Dim, i, gb[i], gb[8+i], c.want[1], c.want[2])
+			}
+		}
+	}
+}

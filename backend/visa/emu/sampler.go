@@ -18,6 +18,7 @@ func init() {
 	handlers[visa.OpGather4Typed] = (*compiler).typed
 	handlers[visa.OpScatter4Typed] = (*compiler).typed
 	handlers[visa.OpMediaLd] = (*compiler).mediaLd
+	handlers[visa.OpResinfo] = (*compiler).resinfo
 }
 
 // sampleParams gives, per operation, the position of u, v, r and the
@@ -432,6 +433,62 @@ func (c *compiler) lscTyped(in *visa.Inst) (func(*thread), error) {
 			if store && b != nil {
 				img.writeTexel(b, ch, mask)
 			}
+		}
+	}, nil
+}
+
+// resinfo (INFO) returns an image's size per enabled channel, each in a
+// block of whole GRFs like the sampler's results: R the width, G the
+// height (or a 1D array's layer count), B the depth (or a 2D array's
+// layer count), A the mip count (1: Level Zero images have no mips).
+func (c *compiler) resinfo(in *visa.Inst) (func(*thread), error) {
+	e, err := c.exec(in)
+	if err != nil {
+		return nil, err
+	}
+	sf, err := c.surf(in.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	dst, err := c.raw(in.Args[2])
+	if err != nil {
+		return nil, err
+	}
+	n, mask := e.n, int(lit(in, 0))&15
+	block := (n*4 + c.prog.grf - 1) / c.prog.grf * c.prog.grf
+	if err := dst.need(block*(bits.OnesCount(uint(mask))-1) + n*4); err != nil {
+		return nil, err
+	}
+	return func(t *thread) {
+		chen := e.chen(t)
+		if chen == 0 || dst.null {
+			return
+		}
+		img := t.imageAt(sf)
+		if img == nil {
+			return
+		}
+		v := [4]int{img.Width, 0, 0, 1}
+		switch img.Dim {
+		case Image1DArray:
+			v[1] = img.layers()
+		case Image2D:
+			v[1] = img.Height
+		case Image2DArray:
+			v[1], v[2] = img.Height, img.layers()
+		case Image3D:
+			v[1], v[2] = img.Height, img.Depth
+		}
+		pos := 0
+		for k := 0; k < 4; k++ {
+			if mask&(1<<k) == 0 {
+				continue
+			}
+			for m := chen; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				t.wr(dst.off+pos*block+4*i, 4, uint64(v[k]))
+			}
+			pos++
 		}
 	}, nil
 }

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"spv2visa/backend/platform"
+)
+
+// emuWidths are the dispatch widths each device's launches run at: the
+// width the compiler chooses (0) and the ones a user may force.
+var emuWidths = map[string][]int{"tgllp": {0, 8, 16, 32}, "dg2": {0, 16, 32}, "pvc": {0, 16, 32}}
+
+// emuExpected lists the launches that cannot run, with the error they
+// must fail with: each is a documented limit, and an entry that starts
+// passing is reported so that the list stays true.
+var emuExpected = []struct {
+	dev, module, err, why string
+}{
+	{"tgllp", "fp64.", "capability Float64 is not supported on tgllp", "TGLLP has no fp64 (IGC rejects these too)"},
+	{"tgllp", "printf_formats", "capability Float64 is not supported on tgllp", "%f promotes to double, which TGLLP lacks (IGC rejects it too)"},
+	{"dg2", "fp64.", "capability Float64 is not supported on dg2", "DG2 has no fp64"},
+	{"dg2", "printf_formats", "capability Float64 is not supported on dg2", "%f promotes to double, which DG2 lacks"},
+	{"tgllp", "image_types", "get_image_channel_order is not supported", "ze_info 1.9 has no image metadata arguments"},
+	{"dg2", "image_types", "get_image_channel_order is not supported", "ze_info 1.9 has no image metadata arguments"},
+	{"pvc", "image_", "capability ImageBasic is not supported on pvc", "PVC has no images"},
+	{"pvc", "sobel_image", "capability ImageBasic is not supported on pvc", "PVC has no images"},
+	{"pvc", "subgroups_intel", "capability ImageBasic is not supported on pvc", "PVC has no images"},
+}
+
+// TestEmulateCompiled compiles every corpus module with launches for
+// each device and dispatch width and emulates every launch: the results
+// must equal PoCL's.
+func TestEmulateCompiled(t *testing.T) {
+	c := loadCorpus(t)
+	type result struct {
+		dev  string
+		simd int
+		id   string
+		err  error
+	}
+	var mu sync.Mutex
+	var results []result
+	var wg sync.WaitGroup
+	sem := make(chan bool, 2)
+	for _, dev := range []string{"tgllp", "dg2", "pvc"} {
+		p, err := platform.Lookup(dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, simd := range emuWidths[dev] {
+			for _, m := range c.Modules {
+				if m.Launch == nil || !strings.HasSuffix(m.Name, ".O2") {
+					continue
+				}
+				wg.Add(1)
+				sem <- true
+				go func(m *Module, simd int) {
+					defer func() { <-sem; wg.Done() }()
+					var rs []result
+					comp, err := CompileFor(m.Bytes, p, simd)
+					for _, l := range m.Launch.Launches {
+						r := result{dev: dev, simd: simd, id: l.ID(), err: err}
+						if err == nil {
+							r.err = comp.Run(l, filepath.Join(c.Dir, "ref"))
+						}
+						rs = append(rs, r)
+					}
+					mu.Lock()
+					results = append(results, rs...)
+					mu.Unlock()
+				}(m, simd)
+			}
+		}
+	}
+	wg.Wait()
+	sort.Slice(results, func(i, j int) bool {
+		a, b := results[i], results[j]
+		return fmt.Sprint(a.dev, a.simd, a.id) < fmt.Sprint(b.dev, b.simd, b.id)
+	})
+	pass := map[string]int{}
+	total := map[string]int{}
+	for _, r := range results {
+		key := fmt.Sprintf("%s simd%d", r.dev, r.simd)
+		total[key]++
+		expected := ""
+		for _, x := range emuExpected {
+			if x.dev == r.dev && strings.HasPrefix(r.id, x.module) {
+				expected = x.err
+			}
+		}
+		switch {
+		case r.err == nil && expected != "":
+			t.Errorf("%s %s: passes but is listed as failing with %q", key, r.id, expected)
+		case r.err == nil:
+			pass[key]++
+		case expected == "":
+			t.Errorf("%s %s: %v", key, r.id, r.err)
+		case !strings.Contains(r.err.Error(), expected):
+			t.Errorf("%s %s: fails with %v, listed as failing with %q", key, r.id, r.err, expected)
+		}
+	}
+	var keys []string
+	for k := range total {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%s: %d of %d launches equal PoCL's", k, pass[k], total[k])
+	}
+}
