@@ -52,6 +52,7 @@ var Passes = []Pass{
 	{Name: "cse", Func: cse, Desc: "global value numbering of pure values over the dominator tree; redundant loads and loads of just-stored values"},
 	{Name: "licm", Func: licm, Desc: "hoist loop-invariant pure values into (new) loop preheaders"},
 	{Name: "unroll", Func: unroll, Desc: "unroll small loops with constant trip counts, following the source's loop hints"},
+	{Name: "narrow", Func: narrow, Desc: "compute in 32 bits the 64-bit integers only needed modulo 2^32 (truncated, or non-negative buffer offsets under 4 GB)"},
 	{Name: "deadargs", Module: deadArgs, Desc: "remove unused parameters of helper functions (kernels keep theirs; see UnusedParams)"},
 	{Name: "mathlib", Func: mathlib, Desc: "expand the OpenCL built-ins outside the backend's keep-set into IR within their ULP bounds (in no pipeline: the backend runs ExpandMath)"},
 }
@@ -59,12 +60,12 @@ var Passes = []Pass{
 // Pipelines are the pass lists of the optimization levels.
 var Pipelines = [3][]string{
 	0: {"copyelim", "inline", "deadcode"},
-	1: {"copyelim", "inline", "deadcode", "simplifycfg", "sroa", "mem2reg", "simplify", "sccp", "simplifycfg", "cse", "deadcode", "deadargs"},
+	1: {"copyelim", "inline", "deadcode", "simplifycfg", "sroa", "mem2reg", "simplify", "sccp", "simplifycfg", "cse", "narrow", "simplify", "deadcode", "deadargs"},
 	2: {
 		"copyelim", "inline", "deadcode", "simplifycfg",
 		"sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg",
 		"cse", "licm", "unroll", "simplify", "sccp", "simplifycfg",
-		"cse", "simplify", "deadcode", "simplifycfg", "deadargs",
+		"cse", "narrow", "simplify", "deadcode", "simplifycfg", "deadargs",
 	},
 }
 
@@ -122,6 +123,10 @@ type Config struct {
 	// InlineAll inlines every call, never-inline callees too: for a
 	// backend that does not emit calls.
 	InlineAll bool
+
+	// Buffers4GB (-ze-opt-greater-than-4GB-buffer-required) says
+	// allocations may exceed 4 GB, so buffer offsets need 64 bits.
+	Buffers4GB bool
 
 	// CorrectlyRoundedDivSqrt (-cl-fp32-correctly-rounded-divide-sqrt)
 	// makes f32 division and sqrt exact, so they may be folded.

@@ -14,6 +14,9 @@ func (s *sel) block(b *ir.Block, next *ir.Block) {
 			s.get(v) // storage, written by the predecessors
 			continue
 		}
+		if s.fusedExt[v.ID] {
+			continue
+		}
 		s.cur = v
 		s.value(v)
 	}

@@ -56,7 +56,7 @@ var imageAccess = [...]string{ir.ReadOnly: "readonly", ir.WriteOnly: "writeonly"
 // The surface and sampler variables image messages use; each message is
 // preceded by the movs that sets them.
 const (
-	imageSurfaceVar = "T_image"
+	imageSurfaceVar = "T_surf"
 	imageSamplerVar = "S_sampler"
 )
 
@@ -94,9 +94,13 @@ func (s *sel) imageParam(i int, t *ir.Type, attr ir.ParamAttr) bool {
 	} else {
 		a.Kind, a.Space, a.Access = ArgSampler, "sampler", "readwrite"
 	}
-	for _, b := range s.pl.Args {
-		if b.Kind == a.Kind {
-			a.BTI++
+	if a.Kind == ArgImage {
+		a.BTI = s.pl.nextBTI()
+	} else {
+		for _, b := range s.pl.Args {
+			if b.Kind == ArgSampler {
+				a.BTI++
+			}
 		}
 	}
 	s.pl.Args = append(s.pl.Args, a)

@@ -16,6 +16,10 @@ type Options struct {
 	// GRFs is the register count (128 or 256); 0 is the platform's
 	// default.
 	GRFs int
+	// Buffers4GB says allocations may exceed 4 GB
+	// (-ze-opt-greater-than-4GB-buffer-required): buffers are then
+	// always addressed with 64 bits (no stateful access).
+	Buffers4GB bool
 }
 
 // Result is a selected kernel and what ze_info must say about it.
@@ -88,7 +92,7 @@ func Compile(f *ir.Func, p *platform.Platform, opt Options) (res *Result, err er
 	if grfs == 0 {
 		grfs = p.GRFs
 	}
-	s := &sel{f: f, p: p, simd: simd, k: visa.NewKernel(f.Name)}
+	s := &sel{f: f, p: p, simd: simd, k: visa.NewKernel(f.Name), opt: opt}
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bailout)
@@ -135,9 +139,14 @@ type sel struct {
 	implicit map[ArgKind]*visa.Var
 	params   []*visa.Var // by parameter index (nil when unused)
 
-	laneID    *visa.Var        // 0..simd-1 as uw, built on first use
-	prologEnd int              // index in the body after the prolog
-	priv      map[int]privAddr // private pointers by value ID
+	opt         Options
+	fusedExt    []bool           // by value ID: extensions read by their users (offset64)
+	surfOf      []int            // by value ID: 1 + the stateful argument a pointer derives from
+	statefulArg map[int]bool     // the stateful pointer arguments
+	btiOf       map[int]int      // binding-table index by argument
+	laneID      *visa.Var        // 0..simd-1 as uw, built on first use
+	prologEnd   int              // index in the body after the prolog
+	priv        map[int]privAddr // private pointers by value ID
 
 	regionOf []*region // by value ID: the register region a pointer addresses
 	tables   []tableInit
@@ -185,6 +194,8 @@ func (s *sel) run() {
 	s.priv = map[int]privAddr{}
 	s.order = layout(s.f)
 	s.findRegions()
+	s.findStateful(s.opt)
+	s.fuseExtensions()
 	s.classify()
 	s.layoutPayload()
 	s.layoutSLM()

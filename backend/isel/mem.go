@@ -30,26 +30,63 @@ func (s *sel) ptrAdd(v *ir.Value) {
 		return
 	}
 	st := s.get(v)
-	if s.regionOf[v.ID] != nil {
+	if s.regionOf[v.ID] != nil || s.surfOf[v.ID] > 0 {
 		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.low32(off))
 		return
 	}
 	switch v.Type.Space {
 	case ir.SpacePrivate:
 		// Private memory: 64-bit addresses like global memory.
-		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.src(off, 0, visa.UQ))
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.offset64(off))
 	case ir.SpaceLocal:
 		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.low32(off))
 	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceGeneric:
 		// A tagged local address keeps its tag: offsets stay below 4 GiB.
-		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.src(off, 0, visa.UQ))
+		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.offset64(off))
 	default:
 		s.fail("pointer arithmetic in the %s space is not supported yet", v.Type.Space)
 	}
 }
 
+// offset64 reads a 64-bit byte offset; a zero-extended 32-bit one is
+// read as it is (the add extends it).
+func (s *sel) offset64(v *ir.Value) visa.Operand {
+	if s.fusedExt[v.ID] {
+		return s.src(v.Args[0], 0, visa.UD)
+	}
+	return s.src(v, 0, visa.UQ)
+}
+
+// fuseExtensions marks the zero extensions of 32-bit offsets that only
+// pointer additions use: they read the 32-bit value instead, so the
+// extension is not selected (narrow makes many of them).
+func (s *sel) fuseExtensions() {
+	ok := make([]bool, s.f.NumValues())
+	for _, b := range s.f.Blocks {
+		for _, v := range b.Values {
+			ok[v.ID] = v.Op == ir.OpUConv && v.Type == ir.I64 && v.Args[0].Type == ir.I32
+		}
+	}
+	for _, b := range s.f.Blocks {
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				if ok[a.ID] && (v.Op != ir.OpPtrAdd || i != 1) {
+					ok[a.ID] = false
+				}
+			}
+		}
+		if c := b.Control; c != nil {
+			ok[c.ID] = false
+		}
+	}
+	s.fusedExt = ok
+}
+
 // low32 reads the low dword of a 64-bit integer.
 func (s *sel) low32(v *ir.Value) visa.Operand {
+	if s.fusedExt[v.ID] {
+		return s.src(v.Args[0], 0, visa.UD)
+	}
 	if v.Type.Bits <= 32 {
 		return s.src(v, 0, visa.UD)
 	}
@@ -65,6 +102,9 @@ type access struct {
 	align int
 	data  *store
 	load  bool
+	// surf is 1 + the binding-table index of a stateful buffer's
+	// surface (ptr then holds 32-bit offsets into it); 0 for none.
+	surf int
 }
 
 func (s *sel) load(v *ir.Value) {
@@ -82,7 +122,7 @@ func (s *sel) load(v *ir.Value) {
 		s.fail("loads of booleans are not supported")
 	}
 	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
-		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true}
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true, surf: s.surface(ptr)}
 	if a.space == ir.SpaceGeneric {
 		s.generic(v, a.ptr, func(space ir.Space, p *store) {
 			a.space, a.ptr = space, p
@@ -106,11 +146,11 @@ func (s *sel) storeOp(v *ir.Value) {
 	if st.preds != nil {
 		s.fail("stores of booleans are not supported")
 	}
-	if ptr.Type.Space != ir.SpaceLocal {
+	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: false, surf: s.surface(ptr)}
+	if ptr.Type.Space != ir.SpaceLocal && a.surf == 0 {
 		s.statelessWrites = true
 	}
-	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
-		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: false}
 	if a.space == ir.SpaceGeneric {
 		s.generic(v, a.ptr, func(space ir.Space, p *store) {
 			a.space, a.ptr = space, p
@@ -189,7 +229,7 @@ func (s *sel) memory(a access) {
 	ps := s.pieces(a)
 	local := a.space == ir.SpaceLocal
 	at := visa.UQ
-	if local {
+	if local || a.surf > 0 {
 		at = visa.UD
 	}
 	ptr := a.ptr
@@ -301,8 +341,11 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 	local := a.space == ir.SpaceLocal
 	if s.p.Messages == platform.LSC {
 		sfid, asize := int64(visa.SFIDUGM), int64(visa.AddrSize64)
+		if local || a.surf > 0 {
+			asize = visa.AddrSize32
+		}
 		if local {
-			sfid, asize = visa.SFIDSLM, visa.AddrSize32
+			sfid = visa.SFIDSLM
 		}
 		var shape int64
 		switch sz {
@@ -316,15 +359,23 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 			shape = visa.LSCShape(visa.LSCData64, p.n, false)
 		}
 		lits := lscLits(sfid, shape, asize)
+		surf := lscFlat
+		if a.surf > 0 {
+			lits[4] = visa.AddrBTI
+			surf = visa.ImmInt(visa.UD, int64(a.surf-1))
+		}
 		if a.load {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(tmp, 0), visa.Raw(addr, 0), lscFlat}})
+			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(tmp, 0), visa.Raw(addr, 0), surf}})
 		} else {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0), lscFlat}})
+			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0), surf}})
 		}
 		return
 	}
-	if local {
+	if local || a.surf > 0 {
 		slm := visa.State(visa.SLM)
+		if a.surf > 0 {
+			slm = s.surfaceVar(a.surf - 1)
+		}
 		zero := visa.ImmInt(visa.UD, 0)
 		switch {
 		case sz < 4:

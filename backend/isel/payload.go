@@ -60,6 +60,21 @@ type Arg struct {
 	// BTI is the binding table index of an image or stateful buffer (-1
 	// when none).
 	BTI int
+	// Stateful marks a pointer argument reached through its surface
+	// (BTI), with no address in the payload.
+	Stateful bool
+}
+
+// nextBTI returns the binding-table index of the next surface argument:
+// images and stateful buffers share the table, in argument order.
+func (pl *Payload) nextBTI() int {
+	n := 0
+	for _, a := range pl.Args {
+		if a.BTI >= 0 && a.Kind != ArgSampler {
+			n++
+		}
+	}
+	return n
 }
 
 // Payload is the layout of a kernel's thread payload, which the ze_info
@@ -208,8 +223,24 @@ func (s *sel) layoutPayload() {
 			s.fail("kernel argument %d of type %s is not supported", i, t)
 		}
 		align := min(max(vt.Size(), 4), 8)
+		if a.Kind == ArgLocalPointer {
+			align = 8 // the runtime writes a 64-bit field
+		}
 		if a.Kind == ArgByValue && elems > 1 && vt != visa.UB {
 			align = min(a.Size, 16)
+		}
+		if a.Kind == ArgByPointer && s.statefulArg[i] {
+			// No address: the surface, and the misalignment of the
+			// pointer within it (buffer_offset), which is where the
+			// argument's offsets start.
+			a.Stateful, a.BTI, a.Size = true, s.pl.nextBTI(), 0
+			s.btiOf[i] = a.BTI
+			s.pl.Args = append(s.pl.Args, a)
+			off := s.pl.place(Arg{Kind: ArgBufferOffset, Index: i, Size: 4, BTI: -1}, 4)
+			v := s.k.Decl("", visa.UD, 1, visa.AlignDword)
+			s.input(v, off)
+			s.params[i] = v
+			continue
 		}
 		off := s.pl.place(a, align)
 		if !usesParam[i] {

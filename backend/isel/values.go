@@ -208,8 +208,8 @@ func (s *sel) get(v *ir.Value) *store {
 		return st
 	}
 	st.t = s.vtype(el)
-	if s.regionOf[v.ID] != nil {
-		st.t = visa.UD // a byte offset into registers
+	if s.regionOf[v.ID] != nil || s.surfOf[v.ID] > 0 {
+		st.t = visa.UD // a byte offset into registers or a surface
 	}
 	s.alloc(st)
 	s.vals[v.ID] = st

@@ -45,6 +45,9 @@ func (r *Result) ZeInfo() zeinfo.Kernel {
 		case ArgByPointer:
 			p.ArgIndex = int32(a.Index)
 			p.AddrMode = zeinfo.Stateless
+			if a.Stateful {
+				p.AddrMode = zeinfo.Stateful
+			}
 			p.AddrSpace = zeinfo.AddrSpace(a.Space)
 			p.AccessType = zeinfo.AccessType(a.Access)
 		case ArgLocalPointer:

@@ -57,6 +57,10 @@ type Platform struct {
 
 	// Messages is the memory message family.
 	Messages Messages
+	// Stateful is true when buffers may be reached through binding
+	// table surfaces with 32-bit offsets (as IGC does on TGLLP and DG2;
+	// on PVC it keeps 64-bit stateless addresses).
+	Stateful bool
 	// InlineData is the size in bytes of the inline data that the
 	// walker delivers in the thread payload (0: none). When non-zero
 	// the first InlineData bytes of cross-thread data arrive in a
@@ -105,7 +109,7 @@ var Platforms = []*Platform{
 		GRFBytes: 32, GRFs: 128,
 		SIMD:        []int{32, 16, 8},
 		NativeInt64: false, FP64: false, Int64Atomics: true,
-		Messages: Legacy, InlineData: 0, LoadPayload: false,
+		Messages: Legacy, Stateful: true, InlineData: 0, LoadPayload: false,
 		ProductFamily: 0x1d, GFXCore: 0x12,
 		FinalizerOptions: []string{"-enableStructurizer", "-noScalarJmp", "-enablePreemption", "-hasRNEandDenorm",
 			"-noStitchExternFunc", "-crossThreadDataAlignment", "32", "-linker", "0", "-lscEnableImmOffsFor", "196638",
@@ -118,7 +122,7 @@ var Platforms = []*Platform{
 		GRFBytes: 32, GRFs: 128, LargeGRFs: 256,
 		SIMD:        []int{32, 16, 8},
 		NativeInt64: false, FP64: false, Int64Atomics: true,
-		Messages: LSC, InlineData: 32, LoadPayload: true,
+		Messages: LSC, Stateful: true, InlineData: 32, LoadPayload: true,
 		ProductFamily: 0x4f6, GFXCore: 0xc07,
 		FinalizerOptions: []string{"-enablePreemption", "-hasRNEandDenorm",
 			"-noStitchExternFunc", "-crossThreadDataAlignment", "32", "-linker", "0", "-lscEnableImmOffsFor", "196638",

@@ -125,6 +125,7 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 		return nil, &Error{Stage: "lower", Msgs: []string{err.Error()}}
 	}
 	cfg := o.Passes
+	cfg.Buffers4GB = cfg.Buffers4GB || o.Has4GBBuffers
 	cfg.InlineAll = true
 	if err := passes.Run(mod, cfg); err != nil {
 		return nil, &Error{Stage: "passes", Msgs: []string{err.Error()}}
@@ -189,7 +190,7 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 
 // compileKernel selects one kernel and, with a finalizer, finalizes it.
 func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) {
-	r, err := isel.Compile(f, o.Platform, isel.Options{SIMD: o.SIMD, GRFs: o.GRFs})
+	r, err := isel.Compile(f, o.Platform, isel.Options{SIMD: o.SIMD, GRFs: o.GRFs, Buffers4GB: o.Has4GBBuffers})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,187 @@
+package isel
+
+import (
+	"spv2visa/backend/platform"
+	"spv2visa/backend/visa"
+	"spv2visa/ir"
+	"spv2visa/passes"
+)
+
+// Stateful buffers. A global or constant pointer argument whose every
+// use is a load or store through it, at a non-negative byte offset, is
+// reached through a binding-table surface the runtime builds at the
+// pointer (aligned down; ze_info buffer_offset says by how much): its
+// addresses are 32-bit offsets into the surface instead of 64-bit
+// virtual addresses. That is Intel's compiler's default too; it saves
+// the emulated 64-bit address arithmetic and half the address payload
+// of every message. Allocations are under 4 GB unless the build says
+// otherwise (Options.Buffers4GB), so the offsets fit.
+//
+// Pointers derived from such an argument (additions, casts, phis and
+// selects of pointers from the same argument) hold the 32-bit offset;
+// surfOf names their argument.
+
+// findStateful decides which pointer arguments are stateful and marks
+// the values derived from them.
+func (s *sel) findStateful(opt Options) {
+	s.surfOf = make([]int, s.f.NumValues())
+	s.statefulArg = map[int]bool{}
+	s.btiOf = map[int]int{}
+	if !s.p.Stateful || opt.Buffers4GB {
+		return
+	}
+	nonNeg := passes.NonNegative(s.f)
+	// root[v] is 1 + the argument v derives from, -1 when v mixes
+	// arguments or other pointers, 0 when not a derived pointer.
+	root := make([]int, s.f.NumValues())
+	for _, b := range s.f.Blocks {
+		for _, v := range b.Values {
+			if v.Op != ir.OpParam {
+				continue
+			}
+			i := int(v.AuxInt)
+			t := v.Type
+			if t.Kind != ir.KPtr || t.Space != ir.SpaceGlobal && t.Space != ir.SpaceConstant ||
+				i < len(s.f.ParamAttrs) && s.f.ParamAttrs[i].ByVal {
+				continue
+			}
+			root[v.ID] = i + 1
+		}
+	}
+	// Derivations until nothing changes (phis of loops).
+	derived := func(v *ir.Value) (int, bool) {
+		switch v.Op {
+		case ir.OpPtrAdd:
+			return root[v.Args[0].ID], true
+		case ir.OpBitcast, ir.OpCopy:
+			if v.Type.Kind == ir.KPtr {
+				return root[v.Args[0].ID], true
+			}
+		case ir.OpPhi, ir.OpSelect:
+			if v.Type.Kind != ir.KPtr {
+				return 0, false
+			}
+			r := 0
+			for i, a := range v.Args {
+				if v.Op == ir.OpSelect && i == 0 {
+					continue
+				}
+				switch ra := root[a.ID]; {
+				case ra == 0 && a.Op != ir.OpPhi:
+					return -1, true
+				case ra == 0:
+				case r == 0:
+					r = ra
+				case ra != r:
+					return -1, true
+				}
+			}
+			return r, true
+		}
+		return 0, false
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range s.f.Blocks {
+			for _, v := range b.Values {
+				r, ok := derived(v)
+				if !ok || r == root[v.ID] || root[v.ID] == -1 {
+					continue
+				}
+				if r == 0 {
+					continue
+				}
+				if root[v.ID] != 0 && r != root[v.ID] {
+					r = -1
+				}
+				root[v.ID] = r
+				changed = true
+			}
+		}
+	}
+	// An argument stays stateless when any derived pointer is used
+	// otherwise than as an address of a load or store, when an offset
+	// may be negative, or when it mixes with other pointers.
+	bad := map[int]bool{}
+	poison := func(r int) {
+		if r > 0 {
+			bad[r-1] = true
+		}
+	}
+	for _, b := range s.f.Blocks {
+		for _, v := range b.Values {
+			if root[v.ID] < 0 {
+				// A mix: poison every argument it draws from.
+				for _, a := range v.Args {
+					poison(root[a.ID])
+				}
+			}
+			for k, a := range v.Args {
+				r := root[a.ID]
+				if r == 0 {
+					continue
+				}
+				ok := false
+				switch v.Op {
+				case ir.OpLoad:
+					ok = true
+				case ir.OpStore:
+					ok = k == 0
+				case ir.OpPtrAdd:
+					ok = k == 0 && nonNeg[v.Args[1].ID]
+				case ir.OpBitcast, ir.OpCopy, ir.OpPhi:
+					ok = v.Type.Kind == ir.KPtr
+				case ir.OpSelect:
+					ok = k > 0
+				}
+				if ok && (v.Op == ir.OpLoad || v.Op == ir.OpStore) && !s.surfaceAccess(v) {
+					ok = false
+				}
+				if !ok {
+					poison(r)
+				}
+			}
+			if c := b.Control; c != nil {
+				poison(root[c.ID])
+			}
+		}
+	}
+	for _, b := range s.f.Blocks {
+		for _, v := range b.Values {
+			if r := root[v.ID]; r > 0 && !bad[r-1] {
+				s.surfOf[v.ID] = r
+				s.statefulArg[r-1] = true
+			}
+		}
+	}
+}
+
+// surfaceAccess reports whether a load or store can go through a
+// surface: legacy surface messages move dwords and smaller elements.
+func (s *sel) surfaceAccess(v *ir.Value) bool {
+	t := v.Type
+	if v.Op == ir.OpStore {
+		t = v.Args[1].Type
+	}
+	if t.Kind == ir.KStruct || t.Scalar().Kind == ir.KBool {
+		return false
+	}
+	return s.p.Messages == platform.LSC || t.Scalar().Size() <= 4
+}
+
+// surface returns 1 + the binding-table index of the argument a
+// derived pointer addresses, or 0.
+func (s *sel) surface(v *ir.Value) int {
+	if r := s.surfOf[v.ID]; r > 0 {
+		return 1 + s.btiOf[r-1]
+	}
+	return 0
+}
+
+// surfaceVar is the state variable legacy messages name a binding-table
+// surface by; each message is preceded by the movs that sets it.
+func (s *sel) surfaceVar(bti int) visa.Operand {
+	t := s.imageSurface()
+	s.emit(visa.OpMovs, visa.NM(1), visa.State(t), visa.ImmInt(visa.UD, int64(bti)))
+	return visa.State(t)
+}
