@@ -18,6 +18,7 @@ import (
 	"spv2visa/frontend/lower"
 	"spv2visa/frontend/spirv"
 	"spv2visa/frontend/validate"
+	"spv2visa/internal/emurun"
 	"spv2visa/internal/launch"
 	"spv2visa/internal/oracle"
 	"spv2visa/ir"
@@ -312,15 +313,11 @@ func runImageLaunch(k *imageKernel, p *platform.Platform, l *launch.Launch) erro
 	if k.err != nil {
 		return k.err
 	}
-	args, outs, err := emuArgs(l)
+	args, outs, err := emurun.Args(l)
 	if err != nil {
 		return err
 	}
-	el := &emu.Launch{Dims: len(l.Global), Args: args, MaxSteps: 1 << 28, Strict: true}
-	copy(el.Global[:], l.Global)
-	copy(el.Local[:], l.Local)
-	copy(el.Offset[:], l.Offset)
-	res, err := emu.Run(k.sel.Kernel, &k.info, p, el)
+	res, err := emu.Run(k.sel.Kernel, &k.info, p, emurun.Launch(l, args, nil))
 	if err != nil {
 		return err
 	}
@@ -329,76 +326,4 @@ func runImageLaunch(k *imageKernel, p *platform.Platform, l *launch.Launch) erro
 		return err
 	}
 	return l.Check(ref, outs, res.Printf)
-}
-
-// emuArgs turns a launch's inputs into emulator arguments; outs maps
-// each output argument to the bytes the kernel writes.
-func emuArgs(l *launch.Launch) ([]emu.Arg, map[int][]byte, error) {
-	in, err := l.Inputs()
-	if err != nil {
-		return nil, nil, err
-	}
-	args := make([]emu.Arg, len(in))
-	outs := map[int][]byte{}
-	for i, x := range in {
-		a := x.Arg
-		switch a.Kind {
-		case launch.Buffer:
-			args[i] = emu.Buffer(x.Bytes)
-		case launch.Local:
-			args[i] = emu.Local(a.LocalSize)
-		case launch.Value:
-			args[i] = emu.Value(x.Bytes)
-		case launch.Sampler:
-			s := a.Sampler
-			mode, ok := emuAddressing[s.Addressing]
-			if !ok {
-				return nil, nil, fmt.Errorf("%s: addressing %q", a.Describe(), s.Addressing)
-			}
-			args[i] = emu.SamplerArg(emu.Sampler{Normalized: s.Normalized, Addressing: mode, Linear: s.Filter == "linear"})
-		case launch.Image:
-			img, err := emuImage(a.Image, x.Bytes)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v", a.Describe(), err)
-			}
-			args[i] = emu.ImageArg(img)
-		default:
-			return nil, nil, fmt.Errorf("%s: unknown kind", a.Describe())
-		}
-		if a.Output() {
-			outs[i] = x.Bytes
-		}
-	}
-	return args, outs, nil
-}
-
-var (
-	emuAddressing = map[string]emu.AddrMode{"none": emu.AddrNone, "clamp_to_edge": emu.AddrClampToEdge,
-		"clamp": emu.AddrClamp, "repeat": emu.AddrRepeat, "mirrored_repeat": emu.AddrMirroredRepeat}
-	emuOrders       = map[string]emu.ChannelOrder{"r": emu.OrderR, "rg": emu.OrderRG, "rgba": emu.OrderRGBA, "bgra": emu.OrderBGRA}
-	emuChannelTypes = map[string]emu.ChannelType{"unorm8": emu.UnormInt8, "unorm16": emu.UnormInt16,
-		"snorm8": emu.SnormInt8, "snorm16": emu.SnormInt16, "uint8": emu.UnsignedInt8, "uint16": emu.UnsignedInt16,
-		"uint32": emu.UnsignedInt32, "sint8": emu.SignedInt8, "sint16": emu.SignedInt16, "sint32": emu.SignedInt32,
-		"half": emu.HalfFloat, "float": emu.Float}
-	emuDims = map[string]emu.ImageDim{"1d": emu.Image1D, "1dbuffer": emu.Image1DBuffer, "1darray": emu.Image1DArray,
-		"2d": emu.Image2D, "2darray": emu.Image2DArray, "3d": emu.Image3D}
-)
-
-// emuImage describes a launch's image to the emulator: array images
-// keep their layer count apart from the size.
-func emuImage(d *launch.ImageDesc, data []byte) (*emu.Image, error) {
-	o, ok1 := emuOrders[d.Order]
-	ct, ok2 := emuChannelTypes[d.Channel]
-	dim, ok3 := emuDims[d.Dim]
-	if !ok1 || !ok2 || !ok3 {
-		return nil, fmt.Errorf("image format %s %s %s", d.Dim, d.Order, d.Channel)
-	}
-	img := &emu.Image{Dim: dim, Order: o, Type: ct, Width: d.Width, Height: d.Height, Depth: d.Depth, Data: data}
-	switch d.Dim {
-	case "1darray":
-		img.Height, img.Layers = 1, d.Height
-	case "2darray":
-		img.Depth, img.Layers = 1, d.Depth
-	}
-	return img, nil
 }

@@ -36,6 +36,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"compile", "compile a SPIR-V module to vISA, ze_info and a zebin (ocloc-style flags)", runCompile},
+		{"run", "compile a kernel and run it on the vISA emulator, with arguments from files and the command line", runRun},
 		{"validate", "check SPIR-V modules against the Level Zero environment", runValidate},
 		{"dis", "disassemble a SPIR-V module (spirv-dis syntax)", runDis},
 		{"ir", "lower a SPIR-V module to the IR and run the optimization pipeline", runIR},
