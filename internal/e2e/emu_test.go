@@ -15,23 +15,6 @@ import (
 // width the compiler chooses (0) and the ones a user may force.
 var emuWidths = map[string][]int{"tgllp": {0, 8, 16, 32}, "dg2": {0, 16, 32}, "pvc": {0, 16, 32}}
 
-// emuExpected lists the launches that cannot run, with the error they
-// must fail with: each is a documented limit, and an entry that starts
-// passing is reported so that the list stays true.
-var emuExpected = []struct {
-	dev, module, err, why string
-}{
-	{"tgllp", "fp64.", "capability Float64 is not supported on tgllp", "TGLLP has no fp64 (IGC rejects these too)"},
-	{"tgllp", "printf_formats", "capability Float64 is not supported on tgllp", "%f promotes to double, which TGLLP lacks (IGC rejects it too)"},
-	{"dg2", "fp64.", "capability Float64 is not supported on dg2", "DG2 has no fp64"},
-	{"dg2", "printf_formats", "capability Float64 is not supported on dg2", "%f promotes to double, which DG2 lacks"},
-	{"tgllp", "image_types", "get_image_channel_order is not supported", "ze_info 1.9 has no image metadata arguments"},
-	{"dg2", "image_types", "get_image_channel_order is not supported", "ze_info 1.9 has no image metadata arguments"},
-	{"pvc", "image_", "capability ImageBasic is not supported on pvc", "PVC has no images"},
-	{"pvc", "sobel_image", "capability ImageBasic is not supported on pvc", "PVC has no images"},
-	{"pvc", "subgroups_intel", "capability ImageBasic is not supported on pvc", "PVC has no images"},
-}
-
 // TestEmulateCompiled compiles every corpus module with launches for
 // each device and dispatch width and emulates every launch: the results
 // must equal PoCL's.
@@ -87,11 +70,12 @@ func TestEmulateCompiled(t *testing.T) {
 	for _, r := range results {
 		key := fmt.Sprintf("%s simd%d", r.dev, r.simd)
 		total[key]++
+		// A launch of a module that cannot compile fails with the
+		// compilation's error.
 		expected := ""
-		for _, x := range emuExpected {
-			if x.dev == r.dev && strings.HasPrefix(r.id, x.module) {
-				expected = x.err
-			}
+		module, _, _ := strings.Cut(r.id, ".")
+		if f := ExpectedFailure(r.dev, module); f != nil {
+			expected = f.Err
 		}
 		switch {
 		case r.err == nil && expected != "":
