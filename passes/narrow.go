@@ -22,6 +22,7 @@ import "spv2visa/ir"
 func narrow(f *ir.Func, c *Config) {
 	n := &narrower{f: f, c: c, uses: users(f), pool: newConstPool(f)}
 	n.nonNeg = nonNegative(f, n.uses)
+	n.fromArg = argPointers(f)
 	if n.narrowWide() {
 		n.uses = users(f)
 	}
@@ -33,15 +34,16 @@ func narrow(f *ir.Func, c *Config) {
 }
 
 type narrower struct {
-	f      *ir.Func
-	c      *Config
-	uses   *useLists
-	pool   *constPool
-	nonNeg []bool
-	low    []bool      // by value ID: only the low 32 bits are needed
-	n32    []*ir.Value // by value ID: the 32-bit value
-	after  map[*ir.Value][]*ir.Value
-	before map[*ir.Value][]*ir.Value
+	f       *ir.Func
+	c       *Config
+	uses    *useLists
+	pool    *constPool
+	nonNeg  []bool
+	fromArg []bool      // by value ID: pointers derived from a kernel's buffer argument
+	low     []bool      // by value ID: only the low 32 bits are needed
+	n32     []*ir.Value // by value ID: the 32-bit value
+	after   map[*ir.Value][]*ir.Value
+	before  map[*ir.Value][]*ir.Value
 }
 
 func isI64(v *ir.Value) bool { return v.Type == ir.I64 }
@@ -76,9 +78,59 @@ func (n *narrower) lowUse(v, w *ir.Value, k int) bool {
 	case w.Op == ir.OpSelect:
 		return k > 0 && n.low[w.ID]
 	case w.Op == ir.OpPtrAdd:
-		return k == 1 && !n.c.Buffers4GB && n.nonNeg[v.ID]
+		return k == 1 && !n.c.Buffers4GB && (n.nonNeg[v.ID] || n.c.StatefulOffsets && n.fromArg[w.Args[0].ID])
 	}
 	return false
+}
+
+// argPointers marks, by value ID, the pointers derived (by additions,
+// casts, phis and selects) from a kernel's global or constant pointer
+// arguments only.
+func argPointers(f *ir.Func) []bool {
+	from := make([]bool, f.NumValues())
+	if !f.Kernel {
+		return from
+	}
+	var ptrs []*ir.Value
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if v.Type.Kind != ir.KPtr {
+				continue
+			}
+			switch v.Op {
+			case ir.OpParam:
+				from[v.ID] = v.Type.Space == ir.SpaceGlobal || v.Type.Space == ir.SpaceConstant
+			case ir.OpPtrAdd, ir.OpBitcast, ir.OpCopy, ir.OpPhi, ir.OpSelect:
+				from[v.ID] = true
+				ptrs = append(ptrs, v)
+			}
+		}
+	}
+	// Optimistic for loops, then drop what draws on anything else.
+	for changed := true; changed; {
+		changed = false
+		for _, v := range ptrs {
+			if !from[v.ID] {
+				continue
+			}
+			ok := true
+			switch v.Op {
+			case ir.OpPtrAdd, ir.OpBitcast, ir.OpCopy:
+				ok = from[v.Args[0].ID]
+			case ir.OpPhi:
+				for _, a := range v.Args {
+					ok = ok && from[a.ID]
+				}
+			case ir.OpSelect:
+				ok = from[v.Args[1].ID] && from[v.Args[2].ID]
+			}
+			if !ok {
+				from[v.ID] = false
+				changed = true
+			}
+		}
+	}
+	return from
 }
 
 // demand finds the values needed only modulo 2^32: optimistically all
@@ -152,7 +204,13 @@ func (n *narrower) rewrite() {
 		x := n.get(a)
 		switch {
 		case w.Op == ir.OpPtrAdd:
-			z := detached(w.Block, ir.OpUConv, ir.I64, x)
+			// Non-negative offsets zero-extend; others (from an
+			// argument, see Config.StatefulOffsets) sign-extend.
+			ext := ir.OpSConv
+			if n.nonNeg[a.ID] {
+				ext = ir.OpUConv
+			}
+			z := detached(w.Block, ext, ir.I64, x)
 			n.before[w] = append(n.before[w], z)
 			w.SetArg(e.k, z)
 		case w.Type == ir.I32:

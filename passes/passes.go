@@ -127,6 +127,12 @@ type Config struct {
 	// Buffers4GB (-ze-opt-greater-than-4GB-buffer-required) says
 	// allocations may exceed 4 GB, so buffer offsets need 64 bits.
 	Buffers4GB bool
+	// StatefulOffsets says the backend reaches kernel pointer arguments
+	// through surfaces with 32-bit offsets, taking (like Intel's
+	// compiler) every access at a non-negative offset from the
+	// argument: offsets from arguments then need only 32 bits even when
+	// their sign is not known.
+	StatefulOffsets bool
 
 	// CorrectlyRoundedDivSqrt (-cl-fp32-correctly-rounded-divide-sqrt)
 	// makes f32 division and sqrt exact, so they may be folded.

@@ -144,6 +144,10 @@ func setFlag(c *Config, w string) error {
 		c.UnsafeMath = true
 	case "-cl-fp32-correctly-rounded-divide-sqrt":
 		c.CorrectlyRoundedDivSqrt = true
+	case "-ze-opt-greater-than-4GB-buffer-required":
+		c.Buffers4GB = true
+	case "-stateful-offsets":
+		c.StatefulOffsets = true
 	default:
 		return fmt.Errorf("unknown flag %s", w)
 	}

@@ -48,10 +48,13 @@ func (s *sel) ptrAdd(v *ir.Value) {
 	}
 }
 
-// offset64 reads a 64-bit byte offset; a zero-extended 32-bit one is
-// read as it is (the add extends it).
+// offset64 reads a 64-bit byte offset; an extended 32-bit one is read
+// as it is (the add extends it).
 func (s *sel) offset64(v *ir.Value) visa.Operand {
 	if s.fusedExt[v.ID] {
+		if v.Op == ir.OpSConv {
+			return s.src(v.Args[0], 0, visa.D) // the add sign-extends it
+		}
 		return s.src(v.Args[0], 0, visa.UD)
 	}
 	return s.src(v, 0, visa.UQ)
@@ -64,7 +67,7 @@ func (s *sel) fuseExtensions() {
 	ok := make([]bool, s.f.NumValues())
 	for _, b := range s.f.Blocks {
 		for _, v := range b.Values {
-			ok[v.ID] = v.Op == ir.OpUConv && v.Type == ir.I64 && v.Args[0].Type == ir.I32
+			ok[v.ID] = (v.Op == ir.OpUConv || v.Op == ir.OpSConv) && v.Type == ir.I64 && v.Args[0].Type == ir.I32
 		}
 	}
 	for _, b := range s.f.Blocks {

@@ -4,18 +4,19 @@ import (
 	"spv2visa/backend/platform"
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
-	"spv2visa/passes"
 )
 
 // Stateful buffers. A global or constant pointer argument whose every
-// use is a load or store through it, at a non-negative byte offset, is
-// reached through a binding-table surface the runtime builds at the
-// pointer (aligned down; ze_info buffer_offset says by how much): its
-// addresses are 32-bit offsets into the surface instead of 64-bit
-// virtual addresses. That is Intel's compiler's default too; it saves
-// the emulated 64-bit address arithmetic and half the address payload
-// of every message. Allocations are under 4 GB unless the build says
-// otherwise (Options.Buffers4GB), so the offsets fit.
+// use is a load or store through it is reached through a binding-table
+// surface the runtime builds at the pointer (aligned down; ze_info
+// buffer_offset says by how much): its addresses are 32-bit offsets
+// into the surface instead of 64-bit virtual addresses. That is Intel's
+// compiler's default too, with the same assumption: a kernel accesses
+// its buffer arguments at non-negative offsets (the surface starts at
+// the pointer), and allocations are under 4 GB unless the build says
+// otherwise (Options.Buffers4GB), so the offsets fit. It saves the
+// emulated 64-bit address arithmetic and half the address payload of
+// every message.
 //
 // Pointers derived from such an argument (additions, casts, phis and
 // selects of pointers from the same argument) hold the 32-bit offset;
@@ -30,7 +31,6 @@ func (s *sel) findStateful(opt Options) {
 	if !s.p.Stateful || opt.Buffers4GB {
 		return
 	}
-	nonNeg := passes.NonNegative(s.f)
 	// root[v] is 1 + the argument v derives from, -1 when v mixes
 	// arguments or other pointers, 0 when not a derived pointer.
 	root := make([]int, s.f.NumValues())
@@ -128,7 +128,7 @@ func (s *sel) findStateful(opt Options) {
 				case ir.OpStore:
 					ok = k == 0
 				case ir.OpPtrAdd:
-					ok = k == 0 && nonNeg[v.Args[1].ID]
+					ok = k == 0
 				case ir.OpBitcast, ir.OpCopy, ir.OpPhi:
 					ok = v.Type.Kind == ir.KPtr
 				case ir.OpSelect:

@@ -126,6 +126,7 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 	}
 	cfg := o.Passes
 	cfg.Buffers4GB = cfg.Buffers4GB || o.Has4GBBuffers
+	cfg.StatefulOffsets = o.Platform.Stateful && !cfg.Buffers4GB
 	cfg.InlineAll = true
 	if err := passes.Run(mod, cfg); err != nil {
 		return nil, &Error{Stage: "passes", Msgs: []string{err.Error()}}
