@@ -190,7 +190,7 @@ func (n *narrower) rewrite() {
 				switch {
 				case w.Op == ir.OpUConv || w.Op == ir.OpSConv:
 					edits = append(edits, edit{w, k})
-				case w.Op == ir.OpPtrAdd:
+				case w.Op == ir.OpPtrAdd && a.Op != ir.OpConst:
 					edits = append(edits, edit{w, k})
 				}
 			}

@@ -52,6 +52,7 @@ var Passes = []Pass{
 	{Name: "cse", Func: cse, Desc: "global value numbering of pure values over the dominator tree; redundant loads and loads of just-stored values"},
 	{Name: "licm", Func: licm, Desc: "hoist loop-invariant pure values into (new) loop preheaders"},
 	{Name: "unroll", Func: unroll, Desc: "unroll small loops with constant trip counts, following the source's loop hints"},
+	{Name: "memcombine", Func: memCombine, Desc: "merge loads and stores of adjacent scalars (structure fields, a[i] and a[i+1]) into vector accesses"},
 	{Name: "narrow", Func: narrow, Desc: "compute in 32 bits the 64-bit integers only needed modulo 2^32 (truncated, or non-negative buffer offsets under 4 GB)"},
 	{Name: "deadargs", Module: deadArgs, Desc: "remove unused parameters of helper functions (kernels keep theirs; see UnusedParams)"},
 	{Name: "mathlib", Func: mathlib, Desc: "expand the OpenCL built-ins outside the backend's keep-set into IR within their ULP bounds (in no pipeline: the backend runs ExpandMath)"},
@@ -65,7 +66,7 @@ var Pipelines = [3][]string{
 		"copyelim", "inline", "deadcode", "simplifycfg",
 		"sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg",
 		"cse", "licm", "unroll", "simplify", "sccp", "simplifycfg",
-		"cse", "narrow", "simplify", "deadcode", "simplifycfg", "deadargs",
+		"cse", "narrow", "cse", "memcombine", "simplify", "deadcode", "simplifycfg", "deadargs",
 	},
 }
 

@@ -202,13 +202,11 @@ func (s *sel) pieces(a access) []piece {
 		}
 		return ps
 	}
+	// A message moves at most 8 registers of data.
+	most := max(1, min(4, 8*s.p.GRFBytes/(s.chunk(a)*sz)))
 	for c := 0; c < a.lanes; {
-		n := a.lanes - c
-		switch {
-		case n >= 4:
-			n = 4
-		case n == 3 && s.p.Messages == platform.LSC:
-		case n == 3:
+		n := min(a.lanes-c, most)
+		if n == 3 && s.p.Messages != platform.LSC {
 			n = 2
 		}
 		ps = append(ps, piece{c, n, c * sz})
@@ -239,6 +237,14 @@ func (s *sel) memory(a access) {
 	for ch := 0; ch < s.simd; ch += chunk {
 		e := visa.E(chunk).At(ch)
 		for _, p := range ps {
+			if p.off == 0 {
+				// The pointer's own registers, when they are the
+				// message's address payload.
+				if addr, ok := s.rawChunk(ptr, 0, ch, chunk, at); ok {
+					s.message(a, p, e, chunk, ch, addr)
+					continue
+				}
+			}
 			// The addresses of this chunk (and piece offset).
 			addr := s.temp(at, chunk)
 			ae := e
@@ -251,9 +257,23 @@ func (s *sel) memory(a access) {
 			} else {
 				s.emit(visa.OpMov, ae, visa.Dst(addr, 0, 0, 1), src)
 			}
-			s.message(a, p, e, chunk, ch, addr)
+			s.message(a, p, e, chunk, ch, visa.Raw(addr, 0))
 		}
 	}
+}
+
+// rawChunk returns the registers of lanes ch.. of component c of st as
+// a message payload (a raw operand), when st holds them whole: a vector
+// of elements of type t's size starting on a register.
+func (s *sel) rawChunk(st *store, c, ch, chunk int, t visa.Type) (visa.Operand, bool) {
+	if st.konst || st.scalar || st.v == nil || st.t.Size() != t.Size() {
+		return visa.Operand{}, false
+	}
+	off := (c*s.simd + ch) * t.Size()
+	if st.v.Bytes() < s.p.GRFBytes || off%s.p.GRFBytes != 0 || off+chunk*t.Size() > st.v.Bytes() {
+		return visa.Operand{}, false
+	}
+	return visa.Raw(st.v, off), true
 }
 
 // chunkSrc reads chunk elements of component c of st starting at lane
@@ -282,9 +302,18 @@ func (s *sel) chunkDst(st *store, c, ch int, t visa.Type) visa.Operand {
 }
 
 // message moves one piece of one chunk between memory and data.
-func (s *sel) message(a access, p piece, e visa.Exec, chunk, ch int, addr *visa.Var) {
+func (s *sel) message(a access, p piece, e visa.Exec, chunk, ch int, addr visa.Operand) {
 	sz := a.t.Size()
 	wide := sz >= 4
+	// The value's own registers as the data payload: one component, or
+	// consecutive ones when a chunk is the whole width (the message's
+	// blocks of chunk elements are then the value's components).
+	if wide && a.data.t == a.t && (p.n == 1 || chunk == s.simd) {
+		if data, ok := s.rawChunk(a.data, p.first, ch, chunk, a.t); ok && data.Off+p.n*chunk*sz <= a.data.v.Bytes() {
+			s.send(a, p, e, chunk, addr, data)
+			return
+		}
+	}
 	// Staging: wide elements one block of chunk elements per component;
 	// small ones one dword per lane.
 	var tmp *visa.Var
@@ -305,7 +334,7 @@ func (s *sel) message(a access, p piece, e visa.Exec, chunk, ch int, addr *visa.
 			}
 		}
 	}
-	s.send(a, p, e, chunk, addr, tmp)
+	s.send(a, p, e, chunk, addr, visa.Raw(tmp, 0))
 	if a.load {
 		for i := 0; i < p.n; i++ {
 			c := p.first + i
@@ -339,7 +368,7 @@ func (s *sel) chunkSrcAs(st *store, c, ch, chunk int, t visa.Type) visa.Operand 
 }
 
 // send emits the memory message itself.
-func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Var) {
+func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Operand) {
 	sz := a.t.Size()
 	local := a.space == ir.SpaceLocal
 	if s.p.Messages == platform.LSC {
@@ -368,9 +397,9 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 			surf = visa.ImmInt(visa.UD, int64(a.surf-1))
 		}
 		if a.load {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(tmp, 0), visa.Raw(addr, 0), surf}})
+			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{data, addr, surf}})
 		} else {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0), surf}})
+			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{addr, data, surf}})
 		}
 		return
 	}
@@ -386,13 +415,13 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 			if !a.load {
 				op = visa.OpScatterScaled
 			}
-			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz)}, Args: []visa.Operand{slm, zero, visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz)}, Args: []visa.Operand{slm, zero, addr, data}})
 		case sz == 4:
 			op := visa.OpGather4Scaled
 			if !a.load {
 				op = visa.OpScatter4Scaled
 			}
-			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(1)<<uint(p.n) - 1}, Args: []visa.Operand{slm, zero, visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(1)<<uint(p.n) - 1}, Args: []visa.Operand{slm, zero, addr, data}})
 		default:
 			s.fail("64-bit shared local memory accesses are not supported yet")
 		}
@@ -406,7 +435,7 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, tmp *visa.Va
 	if sz < 4 {
 		block, blocks = 1, int64(sz)
 	}
-	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(tmp, 0)}})
+	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{addr, data}})
 }
 
 // lscLits are the literals of a flat LSC message: default caching, no

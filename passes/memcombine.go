@@ -1,0 +1,307 @@
+package passes
+
+import (
+	"sort"
+
+	"spv2visa/ir"
+)
+
+// memCombine merges loads (and stores) of adjacent scalars into one
+// vector access: the fields of a structure, a[i] and a[i+1]. A GPU
+// memory message moves up to four elements per lane for the price of
+// one, so two loads of neighbouring dwords cost twice what one load of
+// a pair does.
+//
+// Loads merge when they read consecutive elements of one size from the
+// same base pointer at constant offsets, in one block, with nothing
+// that writes memory between the first and the last; the vector load
+// takes the place of the first, and each scalar becomes an element of
+// it. Stores merge when consecutive in the block (no memory access
+// between them); the vector store takes the place of the last. Only
+// global, constant and local memory: private values may live in
+// registers, generic accesses dispatch by space.
+func memCombine(f *ir.Func, _ *Config) {
+	pool := newConstPool(f)
+	for _, b := range f.Blocks {
+		combineLoads(b, pool)
+		combineStores(b, pool)
+	}
+	pool.flush()
+	copyElimFunc(f)
+	deadCodeFunc(f)
+}
+
+// maxCombine is the most elements one access merges (vISA messages move
+// up to four channels).
+const maxCombine = 4
+
+// memBase is where an access is: root + x + a constant, x a run-time
+// byte offset (nil for none).
+type memBase struct {
+	root, x *ir.Value
+}
+
+// memAddr splits a pointer into a base and a constant byte offset,
+// seeing through casts and through one run-time offset.
+func memAddr(p *ir.Value) (memBase, int64) {
+	var off int64
+	var x *ir.Value
+	for {
+		switch p.Op {
+		case ir.OpPtrAdd:
+			c, ok := p.Args[1].IsConst()
+			switch {
+			case ok:
+				off += c
+			case x == nil:
+				x = p.Args[1]
+			default:
+				return memBase{p, x}, off
+			}
+			p = p.Args[0]
+		case ir.OpBitcast, ir.OpCopy:
+			if p.Args[0].Type.Kind != ir.KPtr {
+				return memBase{p, x}, off
+			}
+			p = p.Args[0]
+		default:
+			return memBase{p, x}, off
+		}
+	}
+}
+
+// combinable reports whether a load or store of type t through p may
+// merge.
+func combinable(v *ir.Value, p *ir.Value, t *ir.Type) bool {
+	if ir.MemFlags(v.AuxInt).Volatile() || (t.Kind != ir.KInt && t.Kind != ir.KFloat) {
+		return false
+	}
+	switch p.Type.Space {
+	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceLocal:
+	default:
+		return false
+	}
+	sz := t.Size()
+	a := ir.MemFlags(v.AuxInt).Align()
+	return (sz == 4 || sz == 8) && (a == 0 || a >= sz)
+}
+
+type memRef struct {
+	v    *ir.Value // the load or store
+	base memBase
+	off  int64
+	pos  int // index in the block
+}
+
+// runs groups refs (one base, one element size) into runs of
+// consecutive elements, each of 2 to maxCombine refs.
+func runs(refs []memRef, size int64) [][]memRef {
+	sort.SliceStable(refs, func(i, j int) bool { return refs[i].off < refs[j].off })
+	var out [][]memRef
+	for i := 0; i < len(refs); {
+		j := i + 1
+		for j < len(refs) && j-i < maxCombine && refs[j].off == refs[j-1].off+size {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, append([]memRef(nil), refs[i:j]...))
+		}
+		i = j
+	}
+	return out
+}
+
+type memKey struct {
+	base memBase
+	size int
+}
+
+func combineLoads(b *ir.Block, pool *constPool) {
+	// Segments between writes; in each, loads by base and size.
+	groups := map[memKey][]memRef{}
+	var order []memKey
+	type edit struct{ group []memRef }
+	var edits []edit
+	flush := func() {
+		for _, k := range order {
+			for _, r := range runs(groups[k], int64(k.size)) {
+				edits = append(edits, edit{r})
+			}
+		}
+		groups, order = map[memKey][]memRef{}, nil
+	}
+	for i, v := range b.Values {
+		if v.Op == ir.OpLoad && combinable(v, v.Args[0], v.Type) {
+			base, off := memAddr(v.Args[0])
+			k := memKey{base, v.Type.Size()}
+			dup := false
+			for _, r := range groups[k] {
+				dup = dup || r.off == off
+			}
+			if !dup {
+				if groups[k] == nil {
+					order = append(order, k)
+				}
+				groups[k] = append(groups[k], memRef{v, base, off, i})
+			}
+			continue
+		}
+		if v.Op.Info().Effect == ir.Writes {
+			flush()
+		}
+	}
+	flush()
+	if len(edits) == 0 {
+		return
+	}
+	// Each run becomes one vector load where its first load was.
+	at := map[*ir.Value][]*ir.Value{}
+	for _, e := range edits {
+		g := e.group
+		first := g[0]
+		for _, r := range g {
+			if r.pos < first.pos {
+				first = r
+			}
+		}
+		et := g[0].v.Type
+		vt := ir.Vec(et, len(g))
+		var addr []*ir.Value
+		ptr := addrOf(b, g[0], vt, pool, &addr)
+		load := detached(b, ir.OpLoad, vt, ptr)
+		load.AuxInt = int64(ir.MakeMem(alignOf(g[0].v, et), false))
+		at[first.v] = append(at[first.v], append(addr, load)...)
+		for i, r := range g {
+			x := detached(b, ir.OpExtract, et, load)
+			x.AuxInt = int64(i)
+			vals := []*ir.Value{x}
+			if r.v.Type != et {
+				vals = append(vals, detached(b, ir.OpBitcast, r.v.Type, x))
+			}
+			at[first.v] = append(at[first.v], vals...)
+			r.v.ReplaceWith(vals[len(vals)-1])
+		}
+	}
+	insertBefore(b, at)
+}
+
+func combineStores(b *ir.Block, pool *constPool) {
+	var cur []memRef
+	at := map[*ir.Value][]*ir.Value{}
+	flush := func() {
+		if len(cur) < 2 {
+			cur = nil
+			return
+		}
+		k := memKey{cur[0].base, cur[0].v.Args[1].Type.Size()}
+		for _, r := range cur {
+			if r.base != k.base || r.v.Args[1].Type.Size() != k.size {
+				cur = nil
+				return
+			}
+		}
+		seen := map[int64]bool{}
+		for _, r := range cur {
+			// A location stored twice, or stores that overlap without
+			// coinciding: keep the order.
+			if seen[r.off] || (r.off-cur[0].off)%int64(k.size) != 0 {
+				cur = nil
+				return
+			}
+			seen[r.off] = true
+		}
+		last := cur[len(cur)-1]
+		for _, g := range runs(cur, int64(k.size)) {
+			et := g[0].v.Args[1].Type
+			vt := ir.Vec(et, len(g))
+			var addr []*ir.Value
+			ptr := addrOf(b, g[0], vt, pool, &addr)
+			args := make([]*ir.Value, len(g))
+			var vals []*ir.Value
+			for i, r := range g {
+				x := r.v.Args[1]
+				if x.Type != et {
+					x = detached(b, ir.OpBitcast, et, x)
+					vals = append(vals, x)
+				}
+				args[i] = x
+			}
+			vec := detached(b, ir.OpConstruct, vt, args...)
+			st := detached(b, ir.OpStore, ir.Void, ptr, vec)
+			st.AuxInt = int64(ir.MakeMem(alignOf(g[0].v, et), false))
+			at[last.v] = append(at[last.v], append(append(vals, addr...), vec, st)...)
+			for _, r := range g {
+				r.v.ResetArgs()
+				r.v.Op = ir.OpCopy // removed below
+				r.v.Type = ir.Void
+			}
+		}
+		cur = nil
+	}
+	for i, v := range b.Values {
+		switch {
+		case v.Op == ir.OpStore && combinable(v, v.Args[0], v.Args[1].Type):
+			base, off := memAddr(v.Args[0])
+			if len(cur) > 0 && (cur[0].base != base || cur[0].v.Args[1].Type.Size() != v.Args[1].Type.Size()) {
+				flush()
+			}
+			cur = append(cur, memRef{v, base, off, i})
+		case v.Op.Info().Effect != ir.Pure:
+			flush()
+		}
+	}
+	flush()
+	if len(at) == 0 {
+		return
+	}
+	// The merged store goes where the last store of its run was.
+	var out []*ir.Value
+	for _, v := range b.Values {
+		if v.Op == ir.OpCopy && v.Type == ir.Void && len(v.Args) == 0 {
+			out = append(out, at[v]...)
+			continue
+		}
+		out = append(out, v)
+	}
+	for _, v := range out {
+		v.Block = b
+	}
+	b.Values = out
+}
+
+// addrOf makes the pointer to the run's lowest element, typed for the
+// vector: its base plus the offsets. The values go in *vals.
+func addrOf(b *ir.Block, r memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Value) *ir.Value {
+	pt := ir.Ptr(r.base.root.Type.Space, vt)
+	p := r.base.root
+	if r.base.x != nil {
+		p = detached(b, ir.OpPtrAdd, pt, p, r.base.x)
+		*vals = append(*vals, p)
+	}
+	if r.off != 0 || p.Type != pt {
+		p = detached(b, ir.OpPtrAdd, pt, p, pool.scalar(ir.I64, uint64(r.off)))
+		*vals = append(*vals, p)
+	}
+	return p
+}
+
+// alignOf is the alignment a merged access keeps: the lowest element's.
+func alignOf(v *ir.Value, et *ir.Type) int {
+	if a := ir.MemFlags(v.AuxInt).Align(); a > 0 {
+		return a
+	}
+	return et.Size()
+}
+
+// insertBefore places the detached values at[v] before each v of b.
+func insertBefore(b *ir.Block, at map[*ir.Value][]*ir.Value) {
+	var out []*ir.Value
+	for _, v := range b.Values {
+		out = append(out, at[v]...)
+		out = append(out, v)
+	}
+	for _, v := range out {
+		v.Block = b
+	}
+	b.Values = out
+}
