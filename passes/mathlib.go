@@ -105,7 +105,13 @@ func ExpandMath(f *ir.Func, keep func(ir.MathFn, *ir.Type) bool) error {
 		insertAt(f.Entry(), 0, x.cvals...)
 	}
 	if expanded {
+		// The expansions test and convert the same values many times
+		// over (every lane of a geometric function checks for NaN and
+		// infinity...): fold, share and drop what repeats, with exact
+		// IEEE rewrites only.
 		copyElimFunc(f)
+		simplify(f, &Config{})
+		deadCodeFunc(f)
 	}
 	if len(x.failed) > 0 {
 		var names []string

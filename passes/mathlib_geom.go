@@ -13,11 +13,11 @@ import (
 func init() {
 	for n, fn := range map[string]func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value{
 		"length":         func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, false, false) },
-		"fast_length":    func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, false, false) },
+		"fast_length":    func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return fastGeom(m, a, rt, false, false) },
 		"distance":       func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, true, false) },
-		"fast_distance":  func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, true, false) },
+		"fast_distance":  func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return fastGeom(m, a, rt, true, false) },
 		"normalize":      func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, false, true) },
-		"fast_normalize": func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, false, true) },
+		"fast_normalize": func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return fastGeom(m, a, rt, false, true) },
 		"cross":          crossE,
 		"shuffle":        shuffleE,
 		"shuffle2":       shuffleE,
@@ -83,20 +83,20 @@ func geom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
 			xs[i] = m.sub(xs[i], ys[i])
 		}
 	}
-	anyNaN, anyInf := m.cb(false), m.cb(false)
+	mx := m.c(0)
 	for _, x := range xs {
-		anyNaN = m.bor(anyNaN, m.isnan(x))
-		anyInf = m.bor(anyInf, m.isinf(x))
+		mx = m.fmax(mx, m.abs(x))
 	}
+	// fmax ignores NaNs, so mx is infinite exactly when an element is;
+	// a NaN element (without infinities) reaches the result through the
+	// sum by itself.
+	anyInf := m.isinf(mx)
 	if norm {
 		// Infinite elements become +-1 and the others +-0 first.
 		for i, x := range xs {
 			xs[i] = m.sel(anyInf, m.copysign(m.sel(m.isinf(x), m.c(1), m.c(0)), x), x)
 		}
-	}
-	mx := m.c(0)
-	for _, x := range xs {
-		mx = m.fmax(mx, m.abs(x))
+		mx = m.sel(anyInf, m.c(1), mx)
 	}
 	bias := m.f.bias
 	t, down, up := bias*2/5, bias*3/5, bias*4/5
@@ -112,22 +112,57 @@ func geom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
 	if !norm {
 		inv := m.sel(big, m.c(math.Ldexp(1, down)), m.sel(tiny, m.c(math.Ldexp(1, -up)), m.c(1)))
 		r := m.mul(l, inv)
-		r = m.sel(anyNaN, m.nan(), r)
 		r = m.sel(anyInf, m.c(math.Inf(1)), r)
 		return back(m, r, s)
 	}
+	// One division, then products: within normalize's 2 + n ulp.
 	zero := m.feq(l, m.c(0))
+	inv := m.div(m.c(1), l)
 	out := make([]*ir.Value, len(xs))
 	for i, x := range xs {
-		out[i] = back(m, m.sel(zero, x, m.div(x, l)), s)
+		out[i] = back(m, m.mul(x, inv), s)
 	}
 	if rt.Kind != ir.KVector {
-		if zero := m.feq(l, m.c(0)); zero != nil {
-			return m.sel(m.feq(l, m.c(0)), a[0], out[0])
-		}
+		return m.sel(zero, a[0], out[0])
 	}
 	r := m.op(ir.OpConstruct, rt, out...)
 	return m.sel(zero, a[0], r)
+}
+
+// fastGeom is fast_length, fast_distance and fast_normalize as OpenCL
+// defines them: half_sqrt of the dot product, and the vector times
+// half_rsqrt of it (the vector itself when all zero), within 8192 ulp
+// and without guarding against overflow.
+func fastGeom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
+	at := a[0].Type
+	if !geomFormat(m, at) || len(a) < 1 || dist && (len(a) != 2 || a[1].Type != at) || at.Scalar() == ir.F64 {
+		return nil
+	}
+	xs := mlLanes(m, a[0])
+	if dist {
+		ys := mlLanes(m, a[1])
+		for i := range xs {
+			xs[i] = m.sub(xs[i], ys[i])
+		}
+	}
+	sum := m.mul(xs[0], xs[0])
+	for _, x := range xs[1:] {
+		sum = m.fma(x, x, sum)
+	}
+	s := rt.Scalar()
+	if !norm {
+		return back(m, m.call("half_sqrt", sum.Type, sum), s)
+	}
+	inv := m.call("half_rsqrt", sum.Type, sum)
+	out := make([]*ir.Value, len(xs))
+	for i, x := range xs {
+		out[i] = back(m, m.mul(x, inv), s)
+	}
+	zero := m.feq(sum, m.c(0))
+	if rt.Kind != ir.KVector {
+		return m.sel(zero, a[0], out[0])
+	}
+	return m.sel(zero, a[0], m.op(ir.OpConstruct, rt, out...))
 }
 
 func crossE(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value {

@@ -927,8 +927,24 @@ func TestMathlibGeometric(t *testing.T) {
 			res = f4
 		}
 		got := runMath(t, fn, args, res, data)[0]
+		fast := strings.HasPrefix(fn, "fast_")
 		worst := 0.0
 		for i, v := range vs {
+			if fast {
+				// OpenCL computes these as half_sqrt / half_rsqrt of the
+				// sum of squares: undefined when it overflows, and p
+				// itself allowed when it is below FLT_MIN.
+				d := v
+				if strings.HasSuffix(fn, "distance") {
+					d = make([]float64, 4)
+					for l := range d {
+						d[l] = v[l] - ws[i][l]
+					}
+				}
+				if ss := norm(d) * norm(d); math.IsNaN(ss) || ss > math.MaxFloat32 || ss < 0x1p-126 {
+					continue
+				}
+			}
 			switch {
 			case strings.HasSuffix(fn, "length"):
 				worst = math.Max(worst, ulpErr(float64(math.Float32frombits(uint32(got[i]))), norm(v), ir.F32, true))
@@ -959,6 +975,9 @@ func TestMathlibGeometric(t *testing.T) {
 			}
 		}
 		bound := map[string]float64{"length": 4.75, "distance": 10.5, "normalize": 6}[strings.TrimPrefix(fn, "fast_")]
+		if fast {
+			bound = 8192
+		}
 		t.Logf("%s float4: max error %.3f ulp (bound %g)", fn, worst, bound)
 		if worst > bound {
 			t.Errorf("%s float4: max error %.3f ulp > %g", fn, worst, bound)

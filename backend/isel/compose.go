@@ -71,9 +71,19 @@ func (s *sel) insertDyn(v *ir.Value) {
 }
 
 func (s *sel) shuffle(v *ir.Value) {
-	st := s.get(v)
 	a, b := s.get(v.Args[0]), s.get(v.Args[1])
 	mask := v.Aux.([]int32)
+	// Consecutive lanes of one operand (v.xyz): a view of them.
+	if first := mask[0]; first >= 0 && int(first)+len(mask) <= a.lanes {
+		run := true
+		for c, m := range mask {
+			run = run && int(m) == int(first)+c
+		}
+		if run && s.view(v, a, int(first), len(mask)) {
+			return
+		}
+	}
+	st := s.get(v)
 	for c, m := range mask {
 		switch {
 		case m < 0:
@@ -83,4 +93,48 @@ func (s *sel) shuffle(v *ir.Value) {
 			s.moveComp(st, c, b, int(m)-a.lanes)
 		}
 	}
+}
+
+// view makes v's storage components first.. of src, without copying:
+// SSA values are written once (a phi's storage too is only rewritten by
+// the copies into it at the end of its predecessors, where no value
+// read from its previous contents is live), so a view stays valid as
+// long as the value does.
+func (s *sel) view(v *ir.Value, src *store, first, n int) bool {
+	if s.vals[v.ID] != nil || src.konst || src.fields != nil || src.scalar != s.scalar[v.ID] {
+		return false
+	}
+	st := &store{lanes: n, scalar: src.scalar, t: src.t}
+	if src.preds != nil {
+		st.preds = src.preds[first : first+n]
+		s.vals[v.ID] = st
+		return true
+	}
+	if src.v == nil || s.vtype(v.Type.Scalar()) != src.t {
+		return false
+	}
+	per := s.simd
+	if src.scalar {
+		per = 1
+	}
+	st.v = s.aliasAt(src.v, src.t, n*per, first*per*src.t.Size())
+	s.vals[v.ID] = st
+	return true
+}
+
+// aliasAt declares elems elements of type t at byte off of x (itself
+// possibly an alias), aligned as that position allows.
+func (s *sel) aliasAt(x *visa.Var, t visa.Type, elems, off int) *visa.Var {
+	if off == 0 && x.Type == t && x.Elems == elems {
+		return x
+	}
+	base := x
+	if x.Alias != nil {
+		base, off = x.Alias, x.AliasOff+off
+	}
+	a := s.k.DeclAlias("", t, elems, base, off)
+	if off%s.p.GRFBytes != 0 {
+		a.Align = visa.AlignFor(t.Size())
+	}
+	return a
 }

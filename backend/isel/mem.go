@@ -270,7 +270,11 @@ func (s *sel) rawChunk(st *store, c, ch, chunk int, t visa.Type) (visa.Operand, 
 		return visa.Operand{}, false
 	}
 	off := (c*s.simd + ch) * t.Size()
-	if st.v.Bytes() < s.p.GRFBytes || off%s.p.GRFBytes != 0 || off+chunk*t.Size() > st.v.Bytes() {
+	root, at := st.v, off
+	if st.v.Alias != nil {
+		root, at = st.v.Alias, st.v.AliasOff+off
+	}
+	if root.Bytes() < s.p.GRFBytes || at%s.p.GRFBytes != 0 || off+chunk*t.Size() > st.v.Bytes() {
 		return visa.Operand{}, false
 	}
 	return visa.Raw(st.v, off), true

@@ -61,6 +61,9 @@ func (s *sel) value(v *ir.Value) {
 			s.aggregate(v)
 			return
 		}
+		if s.view(v, s.get(v.Args[0]), int(v.AuxInt), 1) {
+			return
+		}
 		s.moveComp(s.get(v), 0, s.get(v.Args[0]), int(v.AuxInt))
 	case ir.OpInsert:
 		if v.Type.Kind == ir.KStruct {
