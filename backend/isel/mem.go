@@ -226,6 +226,10 @@ func (s *sel) memory(a access) {
 	if a.align < a.t.Size() && a.t.Size() >= 4 {
 		s.fail("an access of %s aligned to %d bytes is not supported yet", a.t, a.align)
 	}
+	if sz := a.t.Size(); sz < 4 && a.lanes*sz%4 == 0 && a.align >= 4 && a.data.fields == nil {
+		s.packedMemory(a)
+		return
+	}
 	chunk := s.chunk(a)
 	ps := s.pieces(a)
 	local := a.space == ir.SpaceLocal
@@ -258,6 +262,45 @@ func (s *sel) memory(a access) {
 				s.emit(visa.OpMov, ae, visa.Dst(addr, 0, 0, 1), src)
 			}
 			s.message(a, p, e, chunk, ch, visa.Raw(addr, 0))
+		}
+	}
+}
+
+// packedMemory moves a vector of bytes or words that fills whole,
+// aligned dwords as dwords (a uchar16 is four dwords per lane, one
+// message, instead of sixteen byte messages), unpacking and packing
+// with strided moves.
+func (s *sel) packedMemory(a access) {
+	sz := a.t.Size()
+	words := &store{t: visa.UD, lanes: a.lanes * sz / 4, scalar: a.data.scalar}
+	s.alloc(words)
+	bytes := s.as(words.v, a.t)
+	per := s.simd
+	if words.scalar {
+		per = 1
+	}
+	e := s.exec(a.data)
+	region := func(c int) (row, col int) {
+		k, b := c*sz/4, c*sz%4
+		return s.rowCol(a.t, (k*per*4+b)/sz)
+	}
+	if !a.load {
+		for c := 0; c < a.lanes; c++ {
+			row, col := region(c)
+			s.emit(visa.OpMov, e, visa.Dst(bytes, row, col, 4/sz), s.srcOf(a.data, c, nat))
+		}
+	}
+	w := a
+	w.t, w.lanes, w.data, w.align = visa.UD, words.lanes, words, 4
+	s.memory(w)
+	if a.load {
+		for c := 0; c < a.lanes; c++ {
+			row, col := region(c)
+			src := visa.Src(bytes, row, col, 4/sz, 1, 0)
+			if words.scalar {
+				src = visa.Scalar(bytes, (c*sz/4*4+c*sz%4)/sz)
+			}
+			s.emit(visa.OpMov, e, s.dstOf(a.data, c, nat), src)
 		}
 	}
 }
