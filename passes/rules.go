@@ -102,6 +102,16 @@ var ruleTable = append([]ruleDef{
 	{name: "select-or", pat: "(select c (const 1) x)", res: "(or c x)", cond: sameType("c")},
 	{name: "select-bool", pat: "(select c (const 1) (const 0))", res: "c", cond: sameType("c")},
 	{name: "select-bool-not", pat: "(select c (const 0) (const 1))", res: "(not c)", cond: sameType("c")},
+	{name: "eq-select-const", pat: "(eq (select c (const a) (const b)) (const k))", res: "(select c (eq a k) (eq b k))"},
+	{name: "ne-select-const", pat: "(ne (select c (const a) (const b)) (const k))", res: "(select c (ne a k) (ne b k))"},
+	{name: "ult-select-const", pat: "(ult (select c (const a) (const b)) (const k))", res: "(select c (ult a k) (ult b k))"},
+	{name: "ule-select-const", pat: "(ule (select c (const a) (const b)) (const k))", res: "(select c (ule a k) (ule b k))"},
+	{name: "ugt-select-const", pat: "(ugt (select c (const a) (const b)) (const k))", res: "(select c (ugt a k) (ugt b k))"},
+	{name: "uge-select-const", pat: "(uge (select c (const a) (const b)) (const k))", res: "(select c (uge a k) (uge b k))"},
+	{name: "slt-select-const", pat: "(slt (select c (const a) (const b)) (const k))", res: "(select c (slt a k) (slt b k))"},
+	{name: "sle-select-const", pat: "(sle (select c (const a) (const b)) (const k))", res: "(select c (sle a k) (sle b k))"},
+	{name: "sgt-select-const", pat: "(sgt (select c (const a) (const b)) (const k))", res: "(select c (sgt a k) (sgt b k))"},
+	{name: "sge-select-const", pat: "(sge (select c (const a) (const b)) (const k))", res: "(select c (sge a k) (sge b k))"},
 
 	// Floating point: only rewrites that are exact in IEEE 754.
 	{name: "fneg-fneg", pat: "(fneg (fneg x))", res: "x"},
