@@ -254,10 +254,18 @@ func (s *sel) sync(v *ir.Value) {
 	if local {
 		s.fence(true, f.Mem())
 	}
-	if v.Op == ir.OpBarrier && f.Exec() >= ir.ScopeWorkgroup {
+	if v.Op == ir.OpBarrier && f.Exec() >= ir.ScopeWorkgroup && !s.oneThreadGroups() {
 		s.k.Emit(&visa.Inst{Op: visa.OpBarrier})
 		s.barriers = 1
 	}
+}
+
+// oneThreadGroups reports a required work-group size that one hardware
+// thread runs whole: a work-group barrier then only orders memory (its
+// fences), as the thread's lanes run in step.
+func (s *sel) oneThreadGroups() bool {
+	n := s.f.LocalSize[0] * max(s.f.LocalSize[1], 1) * max(s.f.LocalSize[2], 1)
+	return n > 0 && n <= s.simd
 }
 
 // fence makes this thread's accesses to local (SLM) or global memory

@@ -29,6 +29,18 @@ func (s *sel) ptrAdd(v *ir.Value) {
 		s.vals[v.ID] = &store{konst: true, t: bs.t, lanes: 1, bits: []uint64{bs.bits[0] + os.bits[0]}, scalar: true}
 		return
 	}
+	if bs.konst && bs.bits[0] == 0 && (v.Type.Space == ir.SpaceLocal || s.regionOf[v.ID] != nil) && s.vals[v.ID] == nil {
+		// Offset 0 (the first __local variable) plus a 32-bit offset:
+		// that offset's registers.
+		o := off
+		if s.fusedExt[off.ID] {
+			o = off.Args[0]
+		}
+		if ost := s.get(o); !ost.konst && ost.v != nil && ost.t.Size() == 4 && ost.lanes == 1 && ost.scalar == s.scalar[v.ID] {
+			s.vals[v.ID] = &store{v: s.as(ost.v, visa.UD), t: visa.UD, lanes: 1, scalar: ost.scalar}
+			return
+		}
+	}
 	st := s.get(v)
 	if s.regionOf[v.ID] != nil || s.surfOf[v.ID] > 0 {
 		s.emit(visa.OpAdd, s.exec(st), s.dstOf(st, 0, nat), s.src(base, 0, nat), s.low32(off))

@@ -457,8 +457,6 @@ var zeinfoKnown = []known{
 	{"dg2 pvc", "workgroup_collectives", "*", "execution_env.slm_size", "1024", "4096",
 		"the kernel declares no local memory: each compiler's work_group_* built-ins use SLM of their own"},
 
-	{"tgllp dg2 pvc", "softmax", "softmax_rows", "execution_env.barrier_count", "1", "0",
-		"QUALITY: reqd_work_group_size(32, 1, 1) at SIMD32 (both compilers) is one thread per work-group: IGC drops the barriers, we keep them"},
 	{"tgllp dg2", "image_sampler_arg", "read_write_image", "execution_env.has_fence_for_image_access", "false", "true",
 		"IGC marks a kernel that reads and writes a read_write image (it fences between them); our code has no image fence"},
 }
