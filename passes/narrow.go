@@ -13,8 +13,10 @@ import "spv2visa/ir"
 // A use needs only the low 32 bits when it truncates, when it is a
 // wrapping operation (add, sub, mul, neg, not, and, or, xor, shl by a
 // constant) or a phi or select whose own result needs only its low 32
-// bits, or when it is the byte offset of a pointer addition and the
-// offset is known non-negative (nonNegative): with every allocation
+// bits, when it is the byte offset of a pointer into local or private
+// memory (both far below 2 GB), or when it is the byte offset of a
+// pointer addition and the offset is known non-negative (nonNegative):
+// with every allocation
 // under 4 GB (Level Zero's default; -ze-opt-greater-than-4GB-buffer-
 // required turns this off through Config.Buffers4GB), an in-bounds
 // non-negative offset is below 2^32 and equals the zero extension of
@@ -77,6 +79,10 @@ func (n *narrower) lowUse(v, w *ir.Value, k int) bool {
 		return n.low[w.ID]
 	case w.Op == ir.OpSelect:
 		return k > 0 && n.low[w.ID]
+	case w.Op == ir.OpPtrAdd && (w.Type.Space == ir.SpaceLocal || w.Type.Space == ir.SpacePrivate):
+		// Shared local memory and a work-item's private memory are far
+		// smaller than 2 GB: any valid offset fits in 32 signed bits.
+		return k == 1
 	case w.Op == ir.OpPtrAdd:
 		return k == 1 && !n.c.Buffers4GB && (n.nonNeg[v.ID] || n.c.StatefulOffsets && n.fromArg[w.Args[0].ID])
 	}
