@@ -93,6 +93,9 @@ func (s *sel) atomicIn(v *ir.Value, space ir.Space, ptr *store) {
 	}
 	if v.Uses == 0 {
 		req.ret = nil
+		if s.aggregateAtomic(v, &req) {
+			return
+		}
 	}
 	// Moves of bits (loads, stores, exchanges) take integer operands.
 	if req.t.IsFloat() && (v.Op == ir.OpAtomicLoad || v.Op == ir.OpAtomicStore || v.Op == ir.OpAtomicRMW && flags.Op() == ir.AtomicXchg) {
@@ -120,6 +123,52 @@ type atomicReq struct {
 	lsc   string    // LSC operation
 	srcs  []*store  // data operands (nil: zero)
 	ret   *store    // receives the old values (nil: none)
+	once  bool      // one message from one channel (aggregate)
+}
+
+// aggregateAtomic turns an add (sub, inc, dec) of a uniform value at a
+// uniform address whose old value nobody reads into one atomic from
+// one channel adding the value times the number of active channels:
+// counters and histograms of uniform bins cost one message instead of
+// one per chunk of lanes.
+func (s *sel) aggregateAtomic(v *ir.Value, r *atomicReq) bool {
+	if v.Op != ir.OpAtomicRMW || v.Type.Kind != ir.KInt || !r.ptr.scalar && !r.ptr.konst {
+		return false
+	}
+	op := ir.AtomicFlags(v.AuxInt).Op()
+	var x *store
+	switch op {
+	case ir.AtomicAdd, ir.AtomicSub:
+		if x = s.get(v.Args[1]); !x.scalar && !x.konst {
+			return false
+		}
+	case ir.AtomicInc, ir.AtomicDec:
+	default:
+		return false
+	}
+	// The active channels: a compare that is true wherever it runs.
+	p := s.k.DeclPred("", s.simd)
+	s.k.Emit(&visa.Inst{Op: visa.OpSetp, Exec: visa.NM(s.simd), Args: []visa.Operand{visa.PredOpnd(p), visa.ImmInt(visa.UD, 0)}})
+	s.cmp(s.vexec(), visa.CondEQ, p, visa.Scalar(s.r0, 0), visa.Scalar(s.r0, 0))
+	n := s.temp(visa.UD, 1)
+	s.emit(visa.OpMov, sexec(), visa.Dst(n, 0, 0, 1), visa.PredOpnd(p))
+	s.emit(visa.OpCbit, sexec(), visa.Dst(n, 0, 0, 1), visa.Scalar(n, 0))
+	total := &store{t: r.t, lanes: 1, scalar: true}
+	s.alloc(total)
+	switch {
+	case x == nil:
+		s.emit(visa.OpMov, sexec(), s.dstOf(total, 0, nat), visa.Scalar(n, 0))
+	default:
+		s.emit(visa.OpMul, sexec(), s.dstOf(total, 0, nat), s.srcOf(x, 0, nat), visa.Scalar(n, 0))
+	}
+	r.op, r.lsc = visa.AtomicAdd, "iadd"
+	if op == ir.AtomicSub || op == ir.AtomicDec {
+		r.op, r.lsc = visa.AtomicSub, "isub"
+	}
+	r.srcs = []*store{total}
+	r.once = true
+	s.atomicSend(*r)
+	return true
 }
 
 func (s *sel) atomicSend(r atomicReq) {
@@ -140,15 +189,21 @@ func (s *sel) atomicSend(r atomicReq) {
 		chunk = 16
 	}
 	chunk = min(chunk, s.simd)
+	if r.once {
+		chunk = s.simd // one pass
+	}
 	at := visa.UQ
 	if r.space == ir.SpaceLocal {
 		at = visa.UD
 	}
 	for ch := 0; ch < s.simd; ch += chunk {
 		e := visa.E(chunk).At(ch)
+		if r.once {
+			e = visa.NM(1)
+		}
 		addr := s.temp(at, chunk)
 		ae := e
-		if r.ptr.scalar || r.ptr.konst {
+		if (r.ptr.scalar || r.ptr.konst) && !r.once {
 			ae = visa.NM(chunk)
 		}
 		s.emit(visa.OpMov, ae, visa.Dst(addr, 0, 0, 1), s.chunkSrc(r.ptr, 0, ch, chunk))
