@@ -35,6 +35,9 @@ func (s *sel) convert(v *ir.Value) {
 		// which is what SaturatedConversion asks.
 		sat = sat || flags.Sat()
 	}
+	if s.convert64(v, from, to, sat) {
+		return
+	}
 	r := flags.Rounding()
 	for c := 0; c < st.lanes; c++ {
 		x := s.src(a, c, from)

@@ -55,18 +55,31 @@ func (s *sel) softDivide(st *store, c int, a, b *ir.Value, bits int, sgn, rem bo
 	whole := func(v *visa.Var) visa.Operand { return s.whole(v, st.scalar) }
 	dst := func(v *visa.Var) visa.Operand { return visa.Dst(v, 0, 0, 1) }
 	var negQ, negR *visa.Var
+	// Without a 64-bit ALU, 64-bit movs keep no source modifier: the
+	// signs and negations are dword operations (int64.go).
+	dwordSigns := w == 64 && !s.p.NativeInt64
 	if sgn {
 		// Divide magnitudes; the quotient is negative when the signs
 		// differ, the remainder takes the dividend's sign.
-		negR = s.k.DeclPred("", s.simd)
-		negQ = s.k.DeclPred("", s.simd)
-		pb := s.k.DeclPred("", s.simd)
 		pe := s.boolExecFor(st)
-		s.cmp(pe, visa.CondLT, negR, whole(s.as(x, it)), visa.ImmInt(it, 0))
-		s.cmp(pe, visa.CondLT, pb, whole(s.as(y, it)), visa.ImmInt(it, 0))
+		var pb *visa.Var
+		if dwordSigns {
+			i := s.i64ctx(st)
+			negR = i.absNeg64(s.tempDwords(x, st.scalar))
+			pb = i.absNeg64(s.tempDwords(y, st.scalar))
+			negQ = s.k.DeclPred("", s.simd)
+		} else {
+			negR = s.k.DeclPred("", s.simd)
+			negQ = s.k.DeclPred("", s.simd)
+			pb = s.k.DeclPred("", s.simd)
+			s.cmp(pe, visa.CondLT, negR, whole(s.as(x, it)), visa.ImmInt(it, 0))
+			s.cmp(pe, visa.CondLT, pb, whole(s.as(y, it)), visa.ImmInt(it, 0))
+		}
 		s.emit(visa.OpXor, pe, visa.PredOpnd(negQ), visa.PredOpnd(negR), visa.PredOpnd(pb))
-		s.emit(visa.OpMov, e, dst(s.as(x, it)), whole(s.as(x, it)).WithMod(visa.ModAbs))
-		s.emit(visa.OpMov, e, dst(s.as(y, it)), whole(s.as(y, it)).WithMod(visa.ModAbs))
+		if !dwordSigns {
+			s.emit(visa.OpMov, e, dst(s.as(x, it)), whole(s.as(x, it)).WithMod(visa.ModAbs))
+			s.emit(visa.OpMov, e, dst(s.as(y, it)), whole(s.as(y, it)).WithMod(visa.ModAbs))
+		}
 	}
 	q, r := s.temp(ut, n), s.temp(ut, n)
 	if w == 32 {
@@ -78,7 +91,11 @@ func (s *sel) softDivide(st *store, c int, a, b *ir.Value, bits int, sgn, rem bo
 	if rem {
 		res, neg = r, negR
 	}
-	if sgn {
+	switch {
+	case sgn && dwordSigns:
+		d := s.tempDwords(res, st.scalar)
+		s.i64ctx(st).negate64(visa.If(neg), d, d)
+	case sgn:
 		s.k.Emit(&visa.Inst{Op: visa.OpMov, Pred: visa.If(neg), Exec: s.predExec(st), Args: []visa.Operand{dst(s.as(res, it)), whole(s.as(res, it)).Neg()}})
 	}
 	s.emit(visa.OpMov, e, s.dstOf(st, c, nat), whole(res))

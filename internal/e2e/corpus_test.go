@@ -210,31 +210,17 @@ func (s *knownSet) stale(t *testing.T, checked map[string]bool) {
 // spilled (it then exits with status 1; ours "spills", the size is in
 // the log).
 //
-// The HWConformity lines are assertions of GenX_IR's emulate64bMov, which
-// on platforms without 64-bit integer ALU (TGLLP, DG2; not PVC) splits a
-// 64-bit integer mov into dword movs, and prints them when the mov is
-// not a plain integer copy; it goes on and emits wrong code: a
-// long→float mov converts the low dword alone, a float→long mov writes
-// the converted value to the low dword and zeros to the high dword, a
-// source modifier ((abs), (-)) or a condition modifier on the mov is
-// dropped. IGC emulates these itself before vISA.
+// GenX_IR's emulate64bMov splits each 64-bit integer mov into dword
+// movs on platforms without a 64-bit integer ALU (TGLLP, DG2; not PVC)
+// and keeps only the copy: it asserts (HWConformity lines) on a float
+// source or destination, a source modifier or a condition modifier (one
+// it folded in from a compare with 0), and drops saturation silently.
+// The selector therefore writes the conversions between long and float
+// or half, the integer conversions to 64 bits and the saturating ones
+// from 64 bits, and the signs of 64-bit division with dword and float
+// instructions there (backend/isel int64.go), as IGC emulates them
+// before vISA; no such line may come back.
 var genxKnown = []known{
-	{devs: "tgllp dg2", module: "fft_butterfly", kernel: "fft_radix2", field: "warning", ours: "./visa/HWConformity.cpp:3131 expecting int types on src, dst",
-		why: "BUG: the sin/cos expansion (math library) converts between long and float with plain movs: `mov (M1, 32) V0154:f V0155:q`, `mov (M1, 32) V0157:q V0154:f`; GenX_IR's code copies dwords instead of converting"},
-	{devs: "tgllp dg2", module: "math_builtins", kernel: "math_scalar", field: "warning", ours: "./visa/HWConformity.cpp:3131 expecting int types on src, dst",
-		why: "BUG: the math library's long<->float movs (`mov V0333:f V0334:q`, `mov V0336:q V0333:f`, ...) and a ulong->float convert (`mov V1006:f V0996:uq`); GenX_IR's code copies dwords instead of converting"},
-	{devs: "tgllp dg2", module: "math_builtins", kernel: "math_ptr_out", field: "warning", ours: "./visa/HWConformity.cpp:3131 expecting int types on src, dst",
-		why: "BUG: the math library's long<->float movs (`mov V0177:f V0178:q`, `mov V0180:q V0177:f`, ...); GenX_IR's code copies dwords instead of converting"},
-	{devs: "tgllp dg2", module: "fp16", kernel: "float_to_half", field: "warning", ours: "./visa/HWConformity.cpp:3131 expecting int types on src, dst",
-		why: "BUG: convert_half(ulong) as one mov `mov (M1, 32) V0054:hf V0053:uq`; GenX_IR's code copies the low dword's bits instead of converting"},
-	{devs: "tgllp dg2", module: "xorshift_rng", kernel: "xorshift_fill", field: "warning", ours: "./visa/HWConformity.cpp:3131 expecting int types on src, dst",
-		why: "BUG: ulong->float as one mov `mov (M1, 32) V0078:f V0077:uq`; GenX_IR's code converts the low dword alone"},
-	{devs: "tgllp dg2", module: "scalar_args", kernel: "scalar_mix", field: "warning", ours: "./visa/HWConformity.cpp:3131 expecting int types on src, dst",
-		why: "BUG: convert_long_sat(float) as `mov.sat (M1_NM, 1) V0108:q V0042:f`; GenX_IR's code writes the converted dword and zeros the high dword (negative values come out wrong)"},
-	{devs: "tgllp dg2", module: "int_widths", kernel: "wide_ints", field: "warning", ours: "./visa/HWConformity.cpp:3132 cannot handle saturation",
-		why: "BUG: signed 64-bit division/remainder takes |a| and negates the quotient with source modifiers on 64-bit movs (`mov V0081:q (abs)V0081:q`, `(P2) mov V0089:q (-)V0089:q`); GenX_IR drops the modifiers"},
-	{devs: "tgllp dg2", module: "int_widths", kernel: "wide_ints", field: "warning", ours: "./visa/HWConformity.cpp:3112 cant handle cond mod",
-		why: "BUG: GenX_IR folds the sign test `cmp.lt P1 V0081:q 0x0:q` into the following 64-bit mov as a condition modifier, which emulate64bMov drops: the signs of a 64-bit division are never computed (its Gen code has no compare of the operands with 0)"},
 	{devs: "tgllp dg2", module: "math_builtins", kernel: "math_vector", field: "spill", ours: "spills",
 		why: "QUALITY: SIMD32 with 128 GRFs spills in GenX_IR (6912 bytes on TGLLP, 7424 on DG2); IGC's SIMD32 vISA of the kernel does not spill"},
 	{devs: "tgllp dg2", module: "nbody", kernel: "nbody_step", field: "spill", ours: "spills",
