@@ -184,7 +184,7 @@ func fromLanes(t *ir.Type, lanes []*ir.Const) *ir.Const {
 // fold evaluates an OpSpecConstantOp (every operation the Kernel
 // capability allows, but those on pointers), or returns nil.
 func (l *lowerer) fold(in *spirv.Inst, t *ir.Type) *ir.Const {
-	op := in.SpecOp
+	op := in.SpecOp()
 	ops := in.Ops()[3:]
 	id := func(k int) spirv.ID { return spirv.ID(in.Words()[ops[k].Off]) }
 	lit := func(k int) uint32 { return in.Words()[ops[k].Off] }

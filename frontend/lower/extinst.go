@@ -30,7 +30,7 @@ func (fs *fnState) extInst(in *spirv.Inst) {
 		return
 	}
 	fs.noContraction(in)
-	op := grammar.OpenCLInst(in.ExtOp)
+	op := grammar.OpenCLInst(in.ExtOp())
 	arg := func(k int) *ir.Value { return fs.valOp(in, 4+k) }
 	nargs := len(in.Ops()) - 4
 	if nargs < 1 {

@@ -321,14 +321,14 @@ func (fs *fnState) moduleVal(id spirv.ID) *ir.Value {
 		// Pointer arithmetic on constants: lowered as instructions at
 		// the front of the entry block.
 		sub := in.WithOps(append([]spirv.Operand{in.Ops()[0], in.Ops()[1]}, in.Ops()[3:]...))
-		sub.Opcode = in.SpecOp
+		sub.Opcode = in.SpecOp()
 		saved := fs.curInst
 		fs.hoisting++
 		fs.inst(&sub)
 		fs.hoisting--
 		fs.curInst = saved
 		if fs.vals[i] == nil {
-			fs.fail(i, "lower.unsupported", "OpSpecConstantOp %s gives no value", in.SpecOp)
+			fs.fail(i, "lower.unsupported", "OpSpecConstantOp %s gives no value", in.SpecOp())
 		}
 		return fs.vals[i]
 	default:

@@ -93,6 +93,9 @@ type nameMapper struct {
 	names idNames
 	used  map[string]struct{} // names taken, except numericName ones
 	next  map[string]int      // first suffix worth trying per base name
+	// digits counts the names in used made of digits only: while there
+	// is none, no <id> named by its number needs a look at used.
+	digits int
 }
 
 // friendlyNames computes the friendly names of every <id> of m.
@@ -100,8 +103,10 @@ func friendlyNames(m *Module) idNames {
 	nm := nameMapper{
 		m:     m,
 		names: newIDNames(m.Header.Bound, len(m.Insts)),
-		used:  map[string]struct{}{},
-		next:  map[string]int{},
+		// Room for a name per instruction but the numbered ones, which
+		// are most, so that the map seldom grows.
+		used: make(map[string]struct{}, min(len(m.Insts)/2, 1<<16)),
+		next: map[string]int{},
 	}
 	for i := range m.Insts {
 		nm.inst(&m.Insts[i])
@@ -140,6 +145,9 @@ func (nm *nameMapper) taken(name string) bool {
 	if len(name) > 10 || name[0] == '0' {
 		return false
 	}
+	if !allDigits(name) {
+		return false // not a number: no need for a parse (and its error)
+	}
 	v, err := strconv.ParseUint(name, 10, 32)
 	return err == nil && nm.names.get(ID(v)) == numericName
 }
@@ -165,7 +173,19 @@ func (nm *nameMapper) save(id ID, suggested string) {
 		nm.next[base] = i
 	}
 	nm.used[name] = struct{}{}
+	if allDigits(name) {
+		nm.digits++
+	}
 	nm.names.set(id, name)
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // saveNumber names id by its number.
@@ -173,9 +193,11 @@ func (nm *nameMapper) saveNumber(id ID) {
 	if nm.names.get(id) != "" {
 		return
 	}
-	if _, ok := nm.used[strconv.FormatUint(uint64(id), 10)]; ok {
-		nm.save(id, strconv.FormatUint(uint64(id), 10))
-		return
+	if nm.digits > 0 {
+		if _, ok := nm.used[strconv.FormatUint(uint64(id), 10)]; ok {
+			nm.save(id, strconv.FormatUint(uint64(id), 10))
+			return
+		}
 	}
 	nm.names.set(id, numericName)
 }

@@ -70,6 +70,20 @@ func (m *Module) DefIndex(id ID) int { return m.defs.get(id) }
 // DefOpcode returns the opcode of the instruction defining id, or 0.
 func (m *Module) DefOpcode(id ID) grammar.Opcode { return m.DefInfo(id).Op }
 
+// Def is an entry of the definition table (see Defs).
+type Def struct {
+	Inst int32          // 1 + the index in Insts of the defining instruction, 0 for none
+	Type ID             // its result type
+	Op   grammar.Opcode // its opcode
+}
+
+// Defs returns the definition table by <id> when the module's <id>s are
+// compact enough for one (see defTable), nil otherwise. It lets a loop
+// over many operands look definitions up without a call, and without a
+// visit to the defining instruction; DefInfo answers for every module.
+// The table is read-only.
+func (m *Module) Defs() []Def { return m.defs.dense }
+
 // DefInfo is what the definition table holds of an <id>.
 type DefInfo struct {
 	Index int            // of the defining instruction in Insts, -1 for none
@@ -81,11 +95,8 @@ type DefInfo struct {
 // defining id in one look-up, without a visit to the instruction (which,
 // in a large module, may be far from the cache).
 func (m *Module) DefInfo(id ID) DefInfo {
-	if i := m.defs.get(id); i >= 0 {
-		in := &m.Insts[i]
-		return DefInfo{Index: i, Op: in.Opcode, Type: in.Type}
-	}
-	return DefInfo{Index: -1}
+	d := m.defs.entry(id)
+	return DefInfo{Index: int(d.Inst) - 1, Op: d.Op, Type: d.Type}
 }
 
 func (m *Module) defOf(id ID) *Inst {
@@ -150,12 +161,12 @@ func (m *Module) DecorationInst(d Decoration) *Inst { return &m.Insts[d.Inst] }
 // IDs returns the largest result <id> defined plus one.
 func (m *Module) IDs() int { return m.defs.size() }
 
-// defTable maps result ids to instruction indices: dense when ids are
+// defTable maps result ids to their definitions: dense when ids are
 // compact, a map when a module uses few ids spread over a huge range, so
 // memory stays proportional to the input.
 type defTable struct {
-	dense  []int32 // by <id>: 1 + the instruction index, 0 for none
-	sparse map[ID]int32
+	dense  []Def // by <id>
+	sparse map[ID]Def
 	max    ID // the largest <id> defined
 }
 
@@ -163,24 +174,23 @@ type defTable struct {
 // below bound (the reader checks each against it).
 func (t *defTable) init(bound uint32, insts int) {
 	if int(bound) <= 4*insts+1024 {
-		t.dense = make([]int32, bound)
+		t.dense = make([]Def, bound)
 	} else {
-		t.sparse = make(map[ID]int32, insts)
+		t.sparse = make(map[ID]Def, insts)
 	}
 }
 
-func (t *defTable) get(id ID) int {
+func (t *defTable) entry(id ID) Def {
 	if t.sparse != nil {
-		if i, ok := t.sparse[id]; ok {
-			return int(i)
-		}
-		return -1
+		return t.sparse[id]
 	}
 	if int(id) < len(t.dense) {
-		return int(t.dense[id]) - 1
+		return t.dense[id]
 	}
-	return -1
+	return Def{}
 }
+
+func (t *defTable) get(id ID) int { return int(t.entry(id).Inst) - 1 }
 
 // set records in, instruction i, as the definition of its result and
 // returns the previous definition, or -1.
@@ -189,16 +199,17 @@ func (t *defTable) set(in *Inst, i int) int {
 	t.max = max(t.max, id)
 	if t.sparse != nil {
 		if p, ok := t.sparse[id]; ok {
-			return int(p)
+			return int(p.Inst) - 1
 		}
-		t.sparse[id] = int32(i)
+		t.sparse[id] = Def{Inst: int32(i + 1), Type: in.Type, Op: in.Opcode}
 		return -1
 	}
-	p := t.dense[id]
-	if p == 0 {
-		t.dense[id] = int32(i + 1)
+	d := &t.dense[id]
+	if d.Inst == 0 {
+		*d = Def{Inst: int32(i + 1), Type: in.Type, Op: in.Opcode}
+		return -1
 	}
-	return int(p) - 1
+	return int(d.Inst) - 1
 }
 
 func (t *defTable) size() int { return int(t.max) + 1 }
@@ -243,7 +254,35 @@ func (s Section) String() string { return sectionNames[s] }
 // SectionOf returns the layout section an instruction belongs to when it
 // appears outside a function.
 func SectionOf(in *Inst) Section {
-	switch in.Opcode {
+	if in.Opcode == grammar.OpExtInst {
+		if in.ExtSet() == nil {
+			return SecAny
+		}
+		return SecGlobal
+	}
+	if int(in.Opcode) < len(sections) && sections[in.Opcode] != 0 {
+		return sections[in.Opcode] - 1
+	}
+	return sectionOf(in.Opcode)
+}
+
+// sections holds 1 + the section of each opcode the grammar knows but
+// OpExtInst, 0 for the others.
+var sections = func() []Section {
+	var t []Section
+	for _, in := range grammar.Insts() {
+		for int(in.Opcode) >= len(t) {
+			t = append(t, 0)
+		}
+		if in.Opcode != grammar.OpExtInst {
+			t[in.Opcode] = 1 + sectionOf(in.Opcode)
+		}
+	}
+	return t
+}()
+
+func sectionOf(op grammar.Opcode) Section {
+	switch op {
 	case grammar.OpCapability:
 		return SecCapability
 	case grammar.OpExtension:
@@ -264,22 +303,17 @@ func SectionOf(in *Inst) Section {
 		return SecDebugModuleProcessed
 	case grammar.OpNop, grammar.OpLine, grammar.OpNoLine:
 		return SecAny
-	case grammar.OpExtInst:
-		if in.ExtSet() == nil {
-			return SecAny
-		}
-		return SecGlobal
 	case grammar.OpFunction, grammar.OpFunctionParameter, grammar.OpFunctionEnd:
 		return SecFunction
 	}
-	info := grammar.Lookup(in.Opcode)
+	info := grammar.Lookup(op)
 	switch info.Class {
 	case "Annotation":
 		return SecAnnotation
 	case "Type-Declaration", "Constant-Creation":
 		return SecGlobal
 	}
-	switch in.Opcode {
+	switch op {
 	case grammar.OpVariable, grammar.OpUndef:
 		return SecGlobal
 	}
@@ -359,8 +393,8 @@ func (s *funcSplitter) inst(m *Module, i int, op grammar.Opcode) {
 	if int(op) < len(splitClass) {
 		c = splitClass[op]
 	}
-	if s.fn == -2 {
-		return
+	if c == splitPlain && s.inBlock || s.fn == -2 {
+		return // the commonest case, or stopped
 	}
 	switch c {
 	case splitDecorate:
@@ -413,18 +447,16 @@ func (s *funcSplitter) inst(m *Module, i int, op grammar.Opcode) {
 		s.blocks = append(s.blocks, Block{Label: i, End: i + 1})
 		s.inBlock = true
 	case c == splitDebug:
-		if s.inBlock {
-			s.blocks[len(s.blocks)-1].End = i + 1
-		}
+		// In a block, or between blocks.
 	case !s.inBlock:
 		s.fail(func(m *Module) *Error {
 			return instError(m, i, "layout.function", "%s in a function but outside any block (a block begins with OpLabel)", m.Insts[i].Opcode)
 		})
-	default:
+	case c == splitTerminator:
+		// A block's End is set by its terminator: a block without one
+		// is an error.
 		s.blocks[len(s.blocks)-1].End = i + 1
-		if c == splitTerminator {
-			s.inBlock = false
-		}
+		s.inBlock = false
 	}
 }
 

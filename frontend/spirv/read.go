@@ -88,9 +88,29 @@ func ReadWords(words []uint32) (*Module, error) {
 			st:      &store{words: words},
 			ExtSets: map[ID]*grammar.ExtSet{},
 		},
-		redef: -1,
-		fs:    funcSplitter{fn: -1},
+		redef:  -1,
+		fs:     funcSplitter{fn: -1},
+		shared: sharedLayouts.Load(),
+		sc:     readScratches.Get().(*readScratch),
 	}
+	r.sc.begin()
+	if r.shared != nil {
+		r.m.st.shared = r.shared.ops
+	}
+	// What only the read needs lives in the scratch, for the next.
+	r.pending, r.switches = r.sc.pending, r.sc.switches
+	r.numTypes = numTypes{ids: r.sc.numIDs, types: r.sc.numTypes}
+	r.ext = extImports{ids: r.sc.extIDs, codes: r.sc.extCodes}
+	r.fs.decorations, r.fs.groupDecos = r.sc.decorations, r.sc.groupDecos
+	defer func() {
+		sc := r.sc
+		sc.pending, sc.switches = r.pending[:0], r.switches[:0]
+		sc.numIDs, sc.numTypes = r.numTypes.ids[:0], r.numTypes.types[:0]
+		sc.extIDs, sc.extCodes = r.ext.ids[:0], r.ext.codes[:0]
+		sc.decorations, sc.groupDecos = r.fs.decorations[:0], r.fs.groupDecos[:0]
+		sc.end()
+		readScratches.Put(sc)
+	}()
 	// One pass decodes the instructions and, as it goes, fills the
 	// definition table and splits functions into blocks; what it finds
 	// wrong with either is reported after the decoding errors, in the
@@ -114,6 +134,7 @@ func ReadWords(words []uint32) (*Module, error) {
 		return nil, err
 	}
 	r.m.decorations = newDecorationIndex(r.m, r.fs.decorations, r.fs.groupDecos)
+	r.share(r.ops)
 	return r.m, nil
 }
 
@@ -170,10 +191,12 @@ type reader struct {
 	switches []int // OpSwitch instructions, decoded once every type is known
 	// redef is the first instruction whose result <id> an earlier one
 	// defines, or -1.
-	redef   int
-	layouts layoutCache
-	fs      funcSplitter
-	ahead   uint32 // see scan
+	redef  int
+	fs     funcSplitter
+	ahead  uint32       // see scan
+	shared *layoutTable // the shared layouts when the read began
+	sc     *readScratch
+	ext    extImports
 }
 
 func errf(rule string, off int, format string, args ...any) *Error {
@@ -228,7 +251,7 @@ func (r *reader) scan() error {
 	// Count the instructions first (cheap: one word each), and the
 	// blocks and parameters, so the tables are allocated once at their
 	// final size.
-	n, labels, params, ahead := 0, 0, 0, uint32(0)
+	n, labels, params, funcs, ahead := 0, 0, 0, 0, uint32(0)
 	for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
 		// Each word count is loaded only once the previous one is
 		// known; loading a word further on as well (kept in r.ahead so
@@ -241,6 +264,8 @@ func (r *reader) scan() error {
 			labels++
 		case grammar.OpFunctionParameter:
 			params++
+		case grammar.OpFunction:
+			funcs++
 		}
 		wc := int(w >> 16)
 		if wc == 0 {
@@ -253,11 +278,12 @@ func (r *reader) scan() error {
 	m.Insts = make([]Inst, n)
 	m.defs.init(m.Header.Bound, n)
 	// Instructions of the same shape share their operands (see
-	// layoutCache), so the operand store holds the distinct shapes and
-	// the instructions without one; it grows from a modest guess.
-	r.ops = make([]Operand, 0, min(len(words)-HeaderWords-n+1, 256+n/8))
-	r.layouts.init(n)
+	// layout.go), most of them in the reads' shared store: the module's
+	// holds the instructions without a layout and the shapes new to the
+	// process; it grows from a modest guess.
+	r.ops = make([]Operand, 0, min(len(words)-HeaderWords-n+1, 64+n/8))
 	r.fs.blocks, r.fs.params = make([]Block, 0, labels), make([]int, 0, params)
+	m.Functions = make([]Function, 0, funcs)
 	st, bound := m.st, m.Header.Bound
 	i := 0
 	for off := HeaderWords; off < len(words); i++ {
@@ -272,7 +298,8 @@ func (r *reader) scan() error {
 		op := grammar.Opcode(w0 & 0xffff)
 		in := &m.Insts[i]
 		in.st, in.Opcode, in.Offset = st, op, uint32(off)
-		if ws := words[off : off+wc]; !r.layouts.apply(r, in, ws, bound) {
+		ws := words[off : off+wc]
+		if v := r.apply(in, ws, bound); v != layoutHit {
 			info := grammar.Lookup(op)
 			if info == nil {
 				return r.instErr(off, "binary.opcode", "unknown opcode %d", op)
@@ -286,7 +313,9 @@ func (r *reader) scan() error {
 				if err := r.decode(in, info); err != nil {
 					return err
 				}
-				r.layouts.remember(in, ws, r.ops)
+				if v == layoutNone {
+					r.remember(in, ws, r.ops)
+				}
 			}
 		}
 		if in.Result != 0 {
@@ -472,12 +501,8 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 			if set == nil && !grammar.IsNonSemantic(name) {
 				return 0, r.instErr(off, "binary.ext-set", "unknown extended instruction set %q", name)
 			}
-			if _, dup := r.m.ExtSets[in.Result]; dup {
-				// The instructions of the set decoded so far were
-				// decoded by the set this one replaces.
-				r.layouts.forgetExtInsts()
-			}
 			r.m.ExtSets[in.Result] = set
+			r.ext.set(in.Result, set)
 		}
 		return n, nil
 	case grammar.KindLiteralContextDependentNumber, grammar.KindLiteralInteger:
@@ -511,7 +536,6 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 		if !ok {
 			return 0, r.instErr(off, "binary.ext-set", "OpExtInst set %%%d is not an OpExtInstImport defined earlier", ws[3])
 		}
-		in.ExtOp = w
 		for i, s := range grammar.ExtSets() {
 			if s == set && set != nil {
 				in.ext = uint8(i + 1)
@@ -533,7 +557,6 @@ func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
 		if w > 0xffff || sub == nil || !sub.HasResultType() {
 			return 0, r.instErr(off, "binary.spec-op", "OpSpecConstantOp operation %d is not an opcode with a result", w)
 		}
-		in.SpecOp = grammar.Opcode(w)
 		r.add(k, NumNone, pos, 1)
 		r.pushParams(sub.Operands[2:])
 		return 1, nil

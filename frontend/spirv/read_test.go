@@ -107,7 +107,7 @@ func TestReadValid(t *testing.T) {
 			t.Errorf("switch operands: %+v", sw.Ops())
 		}
 		ext := m.Def(16)
-		if ext.ExtSet() == nil || ext.ExtSet().Name != "OpenCL.std" || ext.ExtOp != uint32(grammar.OpenCLSqrt) {
+		if ext.ExtSet() == nil || ext.ExtSet().Name != "OpenCL.std" || ext.ExtOp() != uint32(grammar.OpenCLSqrt) {
 			t.Errorf("ext inst: %+v", ext)
 		}
 		st := m.Insts[m.Functions[0].Blocks[0].Label+2]

@@ -9,6 +9,8 @@
 package spirv
 
 import (
+	"unsafe"
+
 	"spv2visa/grammar"
 )
 
@@ -59,29 +61,56 @@ type Operand struct {
 	Len  uint16  // number of words
 }
 
-// Inst is one instruction. It is small and holds a single pointer (to
-// the words and operands it shares with the rest of its module), since a
-// module may hold millions of them.
+// Inst is one instruction. It is small (32 bytes) and holds a single
+// pointer (to the words and operands it shares with the rest of its
+// module), since a module may hold millions of them: what its words
+// give directly (ExtOp, SpecOp) is read from them.
 type Inst struct {
 	st     *store
 	Offset uint32 // word offset in the module of the first word
 	Type   ID     // result type <id>, or 0
 	Result ID     // result <id>, or 0
-	// ExtOp is the extended instruction of an OpExtInst (see ExtSet).
-	ExtOp  uint32
-	ops    uint32 // index of the first operand in st.ops
+	ops    uint32 // index of the first operand in st.ops, or sharedOps + index in st.shared
 	Opcode grammar.Opcode
-	// SpecOp is the operation of an OpSpecConstantOp.
-	SpecOp grammar.Opcode
 	nops   uint16
 	ext    uint8 // 1 + index in grammar.ExtSets() of an OpExtInst's set; 0 for none or NonSemantic
 }
 
-// store holds the words and decoded operands of a module's instructions.
-type store struct {
-	words []uint32
-	ops   []Operand
+// ExtOp returns the extended instruction of an OpExtInst (see ExtSet),
+// 0 for other instructions.
+func (in *Inst) ExtOp() uint32 {
+	switch in.Opcode {
+	case grammar.OpExtInst, grammar.OpExtInstWithForwardRefsKHR:
+		if ws := in.Words(); len(ws) > 4 {
+			return ws[4]
+		}
+	}
+	return 0
 }
+
+// SpecOp returns the operation of an OpSpecConstantOp, 0 for other
+// instructions.
+func (in *Inst) SpecOp() grammar.Opcode {
+	if in.Opcode == grammar.OpSpecConstantOp {
+		if ws := in.Words(); len(ws) > 3 {
+			return grammar.Opcode(ws[3])
+		}
+	}
+	return 0
+}
+
+// store holds the words and decoded operands of a module's instructions:
+// those of the module in ops, those of the layouts the reads share (see
+// sharedLayouts) in shared, the part of the shared operands there was
+// when the module was read.
+type store struct {
+	words  []uint32
+	ops    []Operand
+	shared []Operand
+}
+
+// sharedOps marks an Inst.ops that indexes store.shared.
+const sharedOps = 1 << 31
 
 // Words returns all the instruction's words, the first one included.
 func (in *Inst) Words() []uint32 {
@@ -89,9 +118,14 @@ func (in *Inst) Words() []uint32 {
 }
 
 // Ops returns the decoded operands. Instructions of the same shape share
-// them (see layoutCache): the slice is read-only.
+// them (see layout.go): the slice is read-only.
 func (in *Inst) Ops() []Operand {
-	return in.st.ops[in.ops : in.ops+uint32(in.nops) : in.ops+uint32(in.nops)]
+	ops, i := in.st.ops, in.ops
+	if i&sharedOps != 0 {
+		ops, i = in.st.shared, i&^sharedOps
+	}
+	n := i + uint32(in.nops)
+	return ops[i:n:n]
 }
 
 // ExtSet returns the extended instruction set of an OpExtInst, nil for a
@@ -154,6 +188,9 @@ func decodeString(ws []uint32) (s string, n int) {
 	for i, w := range ws {
 		for b := 0; b < 4; b++ {
 			if byte(w>>(8*b)) == 0 {
+				if i == 0 && b == 0 {
+					return "", 1
+				}
 				buf := make([]byte, 0, i*4+b)
 				for _, x := range ws[:i] {
 					buf = append(buf, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
@@ -161,7 +198,8 @@ func decodeString(ws []uint32) (s string, n int) {
 				for c := 0; c < b; c++ {
 					buf = append(buf, byte(w>>(8*c)))
 				}
-				return string(buf), i + 1
+				// buf is not kept: it becomes the string, without a copy.
+				return unsafe.String(unsafe.SliceData(buf), len(buf)), i + 1
 			}
 		}
 	}

@@ -28,6 +28,10 @@ func checkCFG(c *checker) {
 	v := stViewOf(c)
 	fa := stFactsOf(c)
 	var stamp, predMark []int32
+	if r := c.r; r != nil {
+		stamp, predMark = r.stamp, r.predMark
+		defer func() { r.stamp, r.predMark = stamp, predMark }()
+	}
 	for fi := range m.Functions {
 		f := &m.Functions[fi]
 		if len(f.Blocks) == 0 {

@@ -19,6 +19,13 @@ func init() {
 
 var envCallSet = envWatch(newEnvOps(grammar.OpFunctionCall))
 
+// envCall is a call of the call graph: the callee and the call's index.
+type envCall struct{ to, inst int32 }
+
+// envFrame is a function on the path of the search of checkEnvCallGraph,
+// with the next of its calls to follow.
+type envFrame struct{ f, next int32 }
+
 func checkEnvCallGraph(c *checker) {
 	m := c.m
 	nf := len(m.Functions)
@@ -37,9 +44,17 @@ func checkEnvCallGraph(c *checker) {
 	}
 	// The call graph in compressed rows: the calls of function f are
 	// calls[start[f]:start[f+1]], each the callee and the call's index.
-	type call struct{ to, inst int32 }
-	start := make([]int32, nf+1)
-	var calls []call
+	var start []int32
+	var calls []envCall
+	var color []uint8
+	var path []envFrame
+	if r := c.r; r != nil {
+		start, calls = reuse(r.callStart, nf+1), r.calls[:0]
+		color, path = reuse(r.color, nf), r.path[:0]
+		defer func() { r.callStart, r.calls, r.color, r.path = start, calls, color, path }()
+	} else {
+		start, color = make([]int32, nf+1), make([]uint8, nf)
+	}
 	fi := 0
 	for _, i32 := range envOf(c).lists[envCallSet] {
 		i := int(i32)
@@ -51,7 +66,7 @@ func checkEnvCallGraph(c *checker) {
 			continue // not in a function: malformed
 		}
 		if to := callee(envOpID(&m.Insts[i], 2)); to >= 0 {
-			calls = append(calls, call{int32(to), int32(i)})
+			calls = append(calls, envCall{int32(to), int32(i)})
 		}
 	}
 	for fi < nf {
@@ -66,21 +81,14 @@ func checkEnvCallGraph(c *checker) {
 		onPath
 		done
 	)
-	color := make([]uint8, nf)
-	type frame struct{ f, next int32 }
-	var path []frame
 	for _, i32 := range envOf(c).lists[envEntrySet] {
 		in := &m.Insts[i32]
 		root := callee(envOpID(in, 1))
 		if root < 0 || color[root] != white {
 			continue
 		}
-		entryName := ""
-		if len(in.Ops()) > 2 {
-			entryName = in.String(2)
-		}
 		color[root] = onPath
-		path = append(path[:0], frame{int32(root), start[root]})
+		path = append(path[:0], envFrame{int32(root), start[root]})
 		for len(path) > 0 {
 			top := &path[len(path)-1]
 			if top.next == start[top.f+1] {
@@ -93,7 +101,7 @@ func checkEnvCallGraph(c *checker) {
 			switch color[cl.to] {
 			case white:
 				color[cl.to] = onPath
-				path = append(path, frame{cl.to, start[cl.to]})
+				path = append(path, envFrame{cl.to, start[cl.to]})
 			case onPath:
 				var names []string
 				inCycle := false
@@ -106,6 +114,10 @@ func checkEnvCallGraph(c *checker) {
 					}
 				}
 				names = append(names, envName(m, m.Insts[m.Functions[cl.to].Def].Result))
+				entryName := ""
+				if len(in.Ops()) > 2 {
+					entryName = in.String(2)
+				}
 				c.errorf(int(cl.inst), "env.recursion", "recursion is not supported: the call graph of entry point %q has the cycle %s", entryName, strings.Join(names, " -> "))
 			}
 		}

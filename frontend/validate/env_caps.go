@@ -2,6 +2,7 @@ package validate
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -327,6 +328,9 @@ func (x *envIndex) noteEnum(k grammar.Kind, v uint32, i int) {
 	}
 	if !bitEnum {
 		if d := envEnumIndex(k, v); d >= 0 && (t[d] == 0 || int(t[d]) > i+1) {
+			if t[d] == 0 {
+				x.usedEnums = append(x.usedEnums, uint32(k)<<16|uint32(d))
+			}
 			t[d] = int32(i + 1)
 		}
 		return
@@ -335,6 +339,9 @@ func (x *envIndex) noteEnum(k grammar.Kind, v uint32, i int) {
 		b := bits.TrailingZeros32(v)
 		v &^= 1 << b
 		if t[b] == 0 || int(t[b]) > i+1 {
+			if t[b] == 0 {
+				x.usedEnums = append(x.usedEnums, uint32(k)<<16|uint32(b))
+			}
 			t[b] = int32(i + 1)
 		}
 	}
@@ -347,9 +354,12 @@ func (x *envIndex) noteEnum(k grammar.Kind, v uint32, i int) {
 // first use only.
 func checkEnabled(c *checker, x *envIndex) {
 	m := c.m
-	for _, i := range x.first {
-		if i > 0 {
-			checkOpcodeEnabled(c, x.envModule, int(i-1))
+	// Opcodes first, then enumerants, as the diagnostics of an
+	// instruction are ordered. (The first uses of two opcodes are two
+	// instructions: their order does not matter.)
+	for _, d := range x.usedOps {
+		if !envOpMet[d] {
+			checkOpcodeEnabled(c, x.envModule, int(x.first[d]-1))
 		}
 	}
 	// The enumerants of the instructions the scan could not read.
@@ -362,23 +372,73 @@ func checkEnabled(c *checker, x *envIndex) {
 			}
 		}
 	}
-	for k, t := range x.enumFirst {
-		kind := grammar.Kind(k)
-		es := kind.Info().Enumerants
-		for d, i := range t {
-			if i == 0 {
-				continue
-			}
-			var val uint32
-			if envKindCat[kind] == grammar.BitEnum {
-				val = 1 << d
-			} else if d < len(es) {
-				val = es[d].Value
-			}
-			checkEnumEnabled(c, x.envModule, int(i-1), kind, val)
+	// In the order of the enumerants, those that every module may use
+	// left out.
+	check := x.check[:0]
+	defer func() { x.check = check[:0] }()
+	for _, u := range x.usedEnums {
+		if t := envEnumMet[u>>16]; int(u&0xffff) >= len(t) || !t[u&0xffff] {
+			check = append(check, u)
 		}
 	}
+	slices.Sort(check)
+	for _, u := range check {
+		kind, d := grammar.Kind(u>>16), int(u&0xffff)
+		es := kind.Info().Enumerants
+		i := x.enumFirst[kind][d]
+		var val uint32
+		if envKindCat[kind] == grammar.BitEnum {
+			val = 1 << d
+		} else if d < len(es) {
+			val = es[d].Value
+		}
+		checkEnumEnabled(c, x.envModule, int(i-1), kind, val)
+	}
 }
+
+// envMet reports whether every module meets r: it needs no capability
+// (or needCaps is false) and exists in SPIR-V 1.0 to the latest version.
+func envMet(r requirement, needCaps bool) bool {
+	return (!needCaps || len(r.caps) == 0) && (r.last == grammar.VersionLatest || r.last == grammar.VersionNone) &&
+		(r.version != grammar.VersionNone && r.version <= grammar.MakeVersion(1, 0) || len(r.exts) == 0 && r.version == grammar.VersionNone)
+}
+
+// envOpMet holds, per opcode (by envOpDense - 1), whether every module
+// may use it (see envMet), so that checkEnabled skips it.
+var envOpMet = func() []bool {
+	t := make([]bool, len(grammar.Insts()))
+	for d, info := range grammar.Insts() {
+		t[d] = envMet(requirement{info.Caps, info.Exts, info.Version, info.Last}, true)
+	}
+	return t
+}()
+
+// envEnumMet holds, per enumerant kind and enumerant (by its index in
+// enumFirst), whether every module may use it.
+var envEnumMet = func() [][]bool {
+	t := make([][]bool, grammar.NumKinds())
+	for k := range t {
+		kind := grammar.Kind(k)
+		es := kind.Info().Enumerants
+		var met []bool
+		switch envKindCat[kind] {
+		case grammar.ValueEnum:
+			met = make([]bool, len(es))
+			for d, en := range es {
+				met[d] = envMet(requirement{en.Caps, en.Exts, en.Version, en.Last}, kind != grammar.KindCapability)
+			}
+		case grammar.BitEnum:
+			met = make([]bool, 32)
+			for d := range met {
+				if en := kind.Enumerant(1 << d); en != nil {
+					met[d] = envMet(requirement{en.Caps, en.Exts, en.Version, en.Last}, kind != grammar.KindCapability)
+				}
+			}
+		}
+		t[k] = met
+	}
+	return t
+}()
 
 // requirement is what enables an instruction or enumerant.
 type requirement struct {
@@ -391,7 +451,9 @@ func checkOpcodeEnabled(c *checker, e *envModule, i int) {
 	in := &c.m.Insts[i]
 	info := grammar.Lookup(in.Opcode)
 	if info != nil {
-		checkRequirement(c, e, i, info.Name, requirement{info.Caps, info.Exts, info.Version, info.Last}, true)
+		if r := (requirement{info.Caps, info.Exts, info.Version, info.Last}); !e.meets(r, true) {
+			checkRequirement(c, e, i, info.Name, r, true)
+		}
 	}
 }
 
@@ -400,6 +462,10 @@ func checkEnumEnabled(c *checker, e *envModule, i int, k grammar.Kind, v uint32)
 	en := k.Enumerant(v)
 	if en == nil {
 		return
+	}
+	r := requirement{en.Caps, en.Exts, en.Version, en.Last}
+	if e.meets(r, k != grammar.KindCapability) {
+		return // the message below is built only for a diagnostic
 	}
 	// Find the operand, for the message.
 	j := -1
@@ -412,7 +478,25 @@ func checkEnumEnabled(c *checker, e *envModule, i int, k grammar.Kind, v uint32)
 	what := k.String() + " " + en.Name + " (operand " + strconv.Itoa(j) + " of " + in.Opcode.String() + ")"
 	// The operand of OpCapability needs no capability: declaring a
 	// capability implicitly declares those it depends on.
-	checkRequirement(c, e, i, what, requirement{en.Caps, en.Exts, en.Version, en.Last}, k != grammar.KindCapability)
+	checkRequirement(c, e, i, what, r, k != grammar.KindCapability)
+}
+
+// meets reports whether the module meets r, that is whether
+// checkRequirement would report nothing.
+func (e *envModule) meets(r requirement, needCaps bool) bool {
+	if needCaps && len(r.caps) > 0 && !e.enabled.hasAny(r.caps) {
+		return false
+	}
+	switch {
+	case r.last != grammar.VersionLatest && r.last != grammar.VersionNone && e.version > r.last:
+		return false
+	case r.version != grammar.VersionNone && r.version <= e.version:
+	case len(r.exts) > 0 && e.hasAnyExt(r.exts):
+	case len(r.exts) == 0 && r.version == grammar.VersionNone:
+	default:
+		return false
+	}
+	return true
 }
 
 // checkRequirement reports what (at instruction i) when the module does

@@ -61,15 +61,30 @@ type envModule struct {
 	exts                       []string // OpExtension names
 }
 
+// newEnvModule notes what c's module declares, in the run's memory when
+// there is one.
 func newEnvModule(c *checker) *envModule {
 	m := c.m
-	e := &envModule{
+	var e *envModule
+	if c.r != nil {
+		e = &c.r.envm
+	} else {
+		e = &envModule{}
+	}
+	for _, s := range []*envCapSet{&e.declared, &e.implied, &e.enabled} {
+		if *s == nil {
+			*s = newEnvCapSet()
+		}
+		clear(*s)
+	}
+	*e = envModule{
 		m:        m,
 		dev:      c.opts.Device,
 		version:  m.Header.SPIRVVersion(),
-		declared: newEnvCapSet(),
-		implied:  newEnvCapSet(),
-		enabled:  newEnvCapSet(),
+		declared: e.declared,
+		implied:  e.implied,
+		enabled:  e.enabled,
+		exts:     e.exts[:0],
 	}
 	var stack []grammar.Capability
 	for i := range m.Insts {
@@ -349,6 +364,8 @@ func envWatch(ops envOps) int {
 var (
 	envMasksOnce sync.Once
 	envMasks     []uint64 // per opcode: bit h set when envSets[h] holds it
+	// envOpInfos gathers, per opcode, what envIndex.inst looks up.
+	envOpInfos []envOpInfo
 )
 
 // envIndex holds what the environment families share for one run.
@@ -366,6 +383,13 @@ type envIndex struct {
 	// BitEnum), or 0; filled by the scan for the opcodes of envFastEnum,
 	// completed by env.caps.
 	enumFirst [][]int32
+	// usedOps and usedEnums list the opcodes (by envOpDense - 1) and
+	// enumerants (kind<<16 | index in enumFirst[kind]) that first and
+	// enumFirst hold, so that neither needs a walk over every opcode or
+	// enumerant.
+	usedOps   []uint16
+	usedEnums []uint32
+	check     []uint32 // checkEnabled's
 	// extSets caches, per imported set, which of its instructions have
 	// enumerant operands.
 	extSets []envExtSet
@@ -373,21 +397,44 @@ type envIndex struct {
 
 type envExtSet struct {
 	id      uint32
-	hasEnum []bool // by extended opcode
+	hasEnum []bool // by extended opcode (see envExtEnums)
 }
+
+// envExtEnums holds, per set of grammar.ExtSets(), which of its
+// instructions have enumerant operands, by extended opcode.
+var envExtEnums = func() [][]bool {
+	var t [][]bool
+	for _, g := range grammar.ExtSets() {
+		var has []bool
+		for _, in := range g.Insts {
+			for _, o := range in.Operands {
+				if envIsEnum(o.Kind) {
+					for uint32(len(has)) <= in.Opcode {
+						has = append(has, false)
+					}
+					has[in.Opcode] = true
+				}
+			}
+		}
+		t = append(t, has)
+	}
+	return t
+}()
 
 // envOf returns the environment facts of c's module, computed on first
 // use in the run: the index comes from the shared scan of the structural
 // families (see stScan), which walks every instruction anyway.
 func envOf(c *checker) *envIndex {
-	return c.memo("env", func() any {
+	if c.env == nil {
 		x := stScanOf(c).env
 		x.envModule = newEnvModule(c)
-		return x
-	}).(*envIndex)
+		c.env = x
+	}
+	return c.env
 }
 
-func newEnvIndex(m *spirv.Module) *envIndex {
+// newEnvIndex prepares the index of m, in r's memory when r is not nil.
+func newEnvIndex(m *spirv.Module, r *run) *envIndex {
 	envMasksOnce.Do(func() {
 		if len(envSets) > 64 {
 			panic("validate: more than 64 envWatch sets")
@@ -400,39 +447,100 @@ func newEnvIndex(m *spirv.Module) *envIndex {
 				}
 			}
 		}
+		envOpInfos = make([]envOpInfo, envMaxOpcode+1)
+		for op := range envOpInfos {
+			envOpInfos[op] = envOpInfo{dense: envOpDense[op], mask: envMasks[op], fast: envFastEnum[op]}
+			envOpInfos[op].plain = envOpDense[op] > 0 && envMasks[op] == 0 && envFastEnum[op] == nil && grammar.Opcode(op) != grammar.OpExtInst
+		}
 	})
-	return &envIndex{
-		mod:       m,
-		lists:     make([][]int32, len(envSets)),
-		first:     make([]int32, len(grammar.Insts())),
-		enumFirst: make([][]int32, grammar.NumKinds()),
+	if r == nil {
+		return &envIndex{
+			mod:       m,
+			lists:     make([][]int32, len(envSets)),
+			first:     make([]int32, len(grammar.Insts())),
+			enumFirst: make([][]int32, grammar.NumKinds()),
+		}
 	}
+	x := &r.env
+	if x.lists == nil {
+		x.lists = make([][]int32, len(envSets))
+		x.first = make([]int32, len(grammar.Insts()))
+		x.enumFirst = make([][]int32, grammar.NumKinds())
+	}
+	x.mod = m
+	return x
 }
 
-func (x *envIndex) note(i int, op int) {
-	if op >= len(envOpDense) {
+// release empties the index, keeping its memory for the next run.
+func (x *envIndex) release() {
+	x.envModule, x.mod = nil, nil
+	for h := range x.lists {
+		x.lists[h] = x.lists[h][:0]
+	}
+	for _, d := range x.usedOps {
+		x.first[d] = 0
+	}
+	for _, u := range x.usedEnums {
+		x.enumFirst[u>>16][u&0xffff] = 0
+	}
+	x.usedOps, x.usedEnums = x.usedOps[:0], x.usedEnums[:0]
+	x.extSets = x.extSets[:0]
+}
+
+// envOpInfo is what envIndex.inst needs of an opcode: envOpDense,
+// envMasks and envFastEnum.
+type envOpInfo struct {
+	dense uint16
+	mask  uint64
+	fast  []envEnumSlot
+	// plain is set for the opcodes of which inst notes the first use
+	// and nothing else.
+	plain bool
+}
+
+// quickName settles OpName i, in, outside functions for every family
+// of the scan (defs is the module's definition table): it reports false
+// when the name's target is not defined (ids then reports it). The
+// other families have nothing to check of it but its first use.
+func (x *envIndex) quickName(i int, in *spirv.Inst, defs []spirv.Def) bool {
+	ws := in.Words()
+	if len(ws) < 2 || ws[1] >= uint32(len(defs)) || defs[ws[1]].Inst == 0 {
+		return false
+	}
+	if d := envOpDense[grammar.OpName]; x.first[d-1] == 0 {
+		x.first[d-1] = int32(i + 1)
+		x.usedOps = append(x.usedOps, d-1)
+	}
+	return true
+}
+
+// inst indexes instruction i, in (with its words ws); the scan calls it
+// for every instruction, in order.
+func (x *envIndex) inst(i int, in *spirv.Inst, ws []uint32) {
+	op := int(in.Opcode)
+	if op >= len(envOpInfos) {
 		return
 	}
-	if d := envOpDense[op]; d > 0 && x.first[d-1] == 0 {
-		x.first[d-1] = int32(i + 1)
+	e := &envOpInfos[op]
+	if e.plain {
+		// Most instructions: only the first of its opcode is noted.
+		if d := e.dense; x.first[d-1] == 0 {
+			x.first[d-1] = int32(i + 1)
+			x.usedOps = append(x.usedOps, d-1)
+		}
+		return
 	}
-	for mask := envMasks[op]; mask != 0; mask &= mask - 1 {
+	if d := e.dense; d > 0 && x.first[d-1] == 0 {
+		x.first[d-1] = int32(i + 1)
+		x.usedOps = append(x.usedOps, d-1)
+	}
+	for mask := e.mask; mask != 0; mask &= mask - 1 {
 		h := bits.TrailingZeros64(mask)
 		x.lists[h] = append(x.lists[h], int32(i))
 	}
-}
-
-// inst indexes instruction i; the scan calls it for every instruction,
-// in order.
-func (x *envIndex) inst(i int, in *spirv.Inst) {
-	op := int(in.Opcode)
-	x.note(i, op)
-	ws := in.Words()
-	if op < len(envFastEnum) {
-		for _, s := range envFastEnum[op] {
-			if int(s.word) < len(ws) {
-				x.noteEnum(s.kind, ws[s.word], i)
-			}
+	for _, s := range e.fast {
+		if int(s.word) < len(ws) {
+			x.noteEnum(s.kind, ws[s.word], i)
 		}
 	}
 	if in.Opcode == grammar.OpExtInst && len(ws) > 4 {
@@ -450,14 +558,9 @@ func (x *envIndex) noteExtInst(m *spirv.Module, i int, set, extOp uint32) {
 	if k == len(x.extSets) {
 		es := envExtSet{id: set}
 		if g := m.ExtSets[spirv.ID(set)]; g != nil {
-			for _, in := range g.Insts {
-				for _, o := range in.Operands {
-					if envIsEnum(o.Kind) {
-						for uint32(len(es.hasEnum)) <= in.Opcode {
-							es.hasEnum = append(es.hasEnum, false)
-						}
-						es.hasEnum[in.Opcode] = true
-					}
+			for n, s := range grammar.ExtSets() {
+				if s == g {
+					es.hasEnum = envExtEnums[n]
 				}
 			}
 		}

@@ -49,10 +49,9 @@ func checkEnvKernel(c *checker) {
 		if f == nil {
 			continue
 		}
-		name := in.String(2)
 		fn := &m.Insts[def]
 		if t := m.Def(fn.Type); t == nil || t.Opcode != grammar.OpTypeVoid {
-			c.errorf(def, "env.kernel-return", "kernel %q returns %s; kernels must return void", name, envA(envTypeName(m, fn.Type)))
+			c.errorf(def, "env.kernel-return", "kernel %q returns %s; kernels must return void", in.String(2), envA(envTypeName(m, fn.Type)))
 		}
 		for n, p := range f.Params {
 			if p < 0 || p >= len(m.Insts) {
@@ -60,7 +59,7 @@ func checkEnvKernel(c *checker) {
 			}
 			param := &m.Insts[p]
 			if why := envKernelArg(m, param); why != "" {
-				c.errorf(p, "env.kernel-arg", "argument %d (%s) of kernel %q: %s", n, envName(m, param.Result), name, why)
+				c.errorf(p, "env.kernel-arg", "argument %d (%s) of kernel %q: %s", n, envName(m, param.Result), in.String(2), why)
 			}
 		}
 	}

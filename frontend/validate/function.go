@@ -98,30 +98,49 @@ func checkFunctions(c *checker) {
 	checkEntryPoints(c, v)
 }
 
+// stExecModeSet watches the execution modes (see envWatch).
+var stExecModeSet = envWatch(newEnvOps(grammar.OpExecutionMode, grammar.OpExecutionModeId))
+
+// entryKey tells entry points apart: their execution model and name.
+type entryKey struct {
+	model uint32
+	name  string
+}
+
 func checkEntryPoints(c *checker, v *stView) {
 	m := c.m
-	type key struct {
-		model uint32
-		name  string
+	var names map[entryKey]int
+	var entries map[spirv.ID]bool
+	if r := c.r; r != nil {
+		if r.entryNames == nil {
+			r.entryNames, r.entries = map[entryKey]int{}, map[spirv.ID]bool{}
+		}
+		names, entries = r.entryNames, r.entries
+		clear(names)
+		clear(entries)
+	} else {
+		names, entries = map[entryKey]int{}, map[spirv.ID]bool{}
 	}
-	names := map[key]int{}
-	entries := map[spirv.ID]bool{}
-	for i := range m.Insts {
+	// The entry points and execution modes before the functions (the
+	// scan lists them).
+	lists := stScanOf(c).env.lists
+	for _, i32 := range lists[envEntrySet] {
+		i := int(i32)
 		in := &m.Insts[i]
-		if in.Opcode == grammar.OpFunction {
+		if i >= v.fa.firstFunc {
 			break
 		}
-		if in.Opcode != grammar.OpEntryPoint || len(in.Ops()) < 3 {
+		if len(in.Ops()) < 3 {
 			continue
 		}
 		model, _ := stOpWord(in, 0)
 		fid := stOpID(in, 1)
 		entries[fid] = true
 		name := in.String(2)
-		if j, dup := names[key{model, name}]; dup {
+		if j, dup := names[entryKey{model, name}]; dup {
 			c.errorf(i, "function.entry-point", "a second %s entry point named %q (the first is at word %d): entry points of an execution model have distinct names", grammar.ExecutionModel(model), name, m.Insts[j].Offset)
 		} else {
-			names[key{model, name}] = i
+			names[entryKey{model, name}] = i
 		}
 		// Interfaces: module-level Input or Output variables until SPIR-V
 		// 1.4, which lists every global variable the entry point uses.
@@ -150,13 +169,11 @@ func checkEntryPoints(c *checker, v *stView) {
 			c.errorf(int(i), "function.entry-point", "entry point %s is called: a function that is an entry point is not also called", v.idStr(callee))
 		}
 	}
-	for i := range m.Insts {
+	for _, i32 := range lists[stExecModeSet] {
+		i := int(i32)
 		in := &m.Insts[i]
-		if in.Opcode == grammar.OpFunction {
+		if i >= v.fa.firstFunc {
 			break
-		}
-		if in.Opcode != grammar.OpExecutionMode && in.Opcode != grammar.OpExecutionModeId {
-			continue
 		}
 		if fid := stOpID(in, 0); v.op(fid) == grammar.OpFunction && !entries[fid] {
 			c.errorf(i, "function.entry-point", "%s names %s, which is not an entry point", in.Opcode, v.idStr(fid))

@@ -95,12 +95,14 @@ var stOpSorts = func() []stSort {
 }()
 
 // stOpSort returns the sort of the result of an instruction with opcode op.
-func stOpSort(op grammar.Opcode) stSort {
-	if int(op) < len(stOpSorts) {
-		return stOpSorts[op]
-	}
-	return stSortNone
-}
+func stOpSort(op grammar.Opcode) stSort { return stSortOf[op] }
+
+// stSortOf is stOpSorts for every 16-bit opcode, so that a look-up needs
+// no bounds check.
+var stSortOf = func() (t [1 << 16]stSort) {
+	copy(t[:], stOpSorts)
+	return t
+}()
 
 // stIsIDKind reports whether k is an <id> operand kind other than the
 // result.
@@ -117,19 +119,28 @@ func stIsIDKind(k grammar.Kind) bool {
 type stView struct {
 	m     *spirv.Module
 	insts []spirv.Inst
-	fa    *stFacts
-	// caps holds the declared capabilities and those they imply.
-	caps envCapSet
+	// fast is m.Defs() when the module has no instruction between
+	// functions (see stFacts.inGap), else nil: when set, typeOf answers
+	// from it (and opx.inst, for valueType, from the instruction).
+	fast []spirv.Def
+	fa   *stFacts
+	// caps holds the declared capabilities and those they imply, once
+	// capsDone (see hasCap).
+	caps     envCapSet
+	capsDone bool
 	// types caches what the checks ask of type <id>s, by <id> modulo
-	// its size (a power of two): most instructions ask about the same
-	// few types.
-	types []stTypeInfo
+	// its size: most instructions ask about the same few types.
+	types *[256]stTypeInfo
 }
 
 // stTypeInfo is what the checks ask of a type <id>.
 type stTypeInfo struct {
 	id     spirv.ID // the <id> described (0: an empty slot, which describes 0)
 	isType bool     // id names a type declaration
+	// typeID is id when it names a type, else ^id (which no <id> is):
+	// typeID == t tells in one comparison that the slot describes t and
+	// t is a type.
+	typeID spirv.ID
 	op     grammar.Opcode
 	shape  stShape
 	// A pointer type's storage class and pointee.
@@ -140,17 +151,24 @@ type stTypeInfo struct {
 
 // typeInfo returns what the checks ask of type t.
 func (v *stView) typeInfo(t spirv.ID) *stTypeInfo {
-	s := &v.types[int(t)&(len(v.types)-1)]
-	if s.id != t {
-		*s = stTypeInfo{id: t, shape: v.computeShape(t)}
-		if d := v.def(t); d != nil {
-			s.isType = stOpSort(d.Opcode) == stSortType
-			if s.isType {
-				s.op = d.Opcode
-			}
-			if d.Opcode == grammar.OpTypePointer && len(d.Words()) >= 4 {
-				s.ptr, s.ptrSC, s.ptrElem = true, grammar.StorageClass(d.Words()[2]), spirv.ID(d.Words()[3])
-			}
+	if s := &v.types[uint8(t)]; s.id == t {
+		return s
+	}
+	return v.fillTypeInfo(t)
+}
+
+// fillTypeInfo fills the slot of t with what typeInfo returns.
+func (v *stView) fillTypeInfo(t spirv.ID) *stTypeInfo {
+	s := &v.types[uint8(t)]
+	*s = stTypeInfo{id: t, typeID: ^t, shape: v.computeShape(t)}
+	if d := v.def(t); d != nil {
+		s.isType = stOpSort(d.Opcode) == stSortType
+		if s.isType {
+			s.op = d.Opcode
+			s.typeID = t
+		}
+		if d.Opcode == grammar.OpTypePointer && len(d.Words()) >= 4 {
+			s.ptr, s.ptrSC, s.ptrElem = true, grammar.StorageClass(d.Words()[2]), spirv.ID(d.Words()[3])
 		}
 	}
 	return s
@@ -158,18 +176,45 @@ func (v *stView) typeInfo(t spirv.ID) *stTypeInfo {
 
 // stViewOf returns the view of the module under check.
 func stViewOf(c *checker) *stView {
-	return c.memo("structure.view", func() any { return newStView(c.m, newStFactsTables(c.m)) }).(*stView)
+	if c.view == nil {
+		c.view = newStView(c.m, newStFactsTables(c.m, c.r), c.r)
+	}
+	return c.view
 }
 
-func newStView(m *spirv.Module, fa *stFacts) *stView {
-	v := &stView{m: m, insts: m.Insts, fa: fa, caps: newEnvCapSet()}
-	// Types are declared before the functions: a slot per declaration
-	// there, up to 256.
-	n := 16
-	for n < 256 && n < fa.firstFunc {
-		n *= 2
+// newStView makes the view of m, in r's memory when r is not nil.
+func newStView(m *spirv.Module, fa *stFacts, r *run) *stView {
+	var v *stView
+	if r != nil {
+		v = &r.view
+		clear(r.types[:])
+		if r.caps == nil {
+			r.caps = newEnvCapSet()
+		}
+		clear(r.caps)
+		*v = stView{caps: r.caps, types: &r.types}
+	} else {
+		v = &stView{caps: newEnvCapSet(), types: new([256]stTypeInfo)}
 	}
-	v.types = make([]stTypeInfo, n)
+	v.m, v.insts, v.fa = m, m.Insts, fa
+	if !fa.gaps {
+		v.fast = m.Defs()
+	}
+	return v
+}
+
+// hasCap reports whether the module declares c (directly or implied).
+func (v *stView) hasCap(c grammar.Capability) bool {
+	if !v.capsDone {
+		v.capsDone = true
+		v.addCaps()
+	}
+	return v.caps.has(c)
+}
+
+// addCaps notes the capabilities of the module, with those they imply.
+func (v *stView) addCaps() {
+	m := v.m
 	var add func(c grammar.Capability, depth int)
 	add = func(c grammar.Capability, depth int) {
 		if v.caps.has(c) || depth > 16 {
@@ -191,11 +236,7 @@ func newStView(m *spirv.Module, fa *stFacts) *stView {
 			break
 		}
 	}
-	return v
 }
-
-// hasCap reports whether the module declares c (directly or implied).
-func (v *stView) hasCap(c grammar.Capability) bool { return v.caps.has(c) }
 
 // def returns the instruction defining id, or nil.
 func (v *stView) def(id spirv.ID) *spirv.Inst {
@@ -221,6 +262,18 @@ func (v *stView) isType(id spirv.ID) bool { return v.typeInfo(id).isType }
 // typeOf returns the type of the value id, or 0 when id is not a value or
 // its result type is not a type.
 func (v *stView) typeOf(id spirv.ID) spirv.ID {
+	if uint32(id) < uint32(len(v.fast)) {
+		d := &v.fast[id]
+		if v.types[uint8(d.Type)].typeID == d.Type && stSortOf[d.Op] == stSortValue {
+			return d.Type
+		}
+	}
+	return v.typeOfSlow(id)
+}
+
+// typeOfSlow is typeOf for every <id> (typeOf's fast path misses a type
+// not yet in types, and modules without a dense table or with gaps).
+func (v *stView) typeOfSlow(id spirv.ID) spirv.ID {
 	m := v.m
 	d := m.DefInfo(id)
 	if stOpSort(d.Op) != stSortValue || !v.typeInfo(d.Type).isType || (v.fa.gaps && v.fa.inGap(m, d.Index)) {
@@ -580,6 +633,11 @@ type stFacts struct {
 	phis, phiBlock, phiOff, phiFn []int32
 	phiArgs                       []spirv.ID
 
+	// arena holds the per-block arrays (see newStFactsTables).
+	arena []int32
+	// defs is the module's definition table (Module.Defs).
+	defs []spirv.Def
+
 	// What building the current function's graph needs.
 	cfgb stCFGBuilder
 }
@@ -605,24 +663,33 @@ func stBranch(op grammar.Opcode) bool {
 	return op == grammar.OpBranch || op == grammar.OpBranchConditional || op == grammar.OpSwitch
 }
 
-// newStFactsTables allocates the facts of m; what the scan gathers is
-// filled in by beginFunction, terminator, phi and endFunction.
-func newStFactsTables(m *spirv.Module) *stFacts {
+// newStFactsTables allocates the facts of m, in r's memory when r is
+// not nil; what the scan gathers is filled in by beginFunction,
+// terminator, phi and endFunction.
+func newStFactsTables(m *spirv.Module, r *run) *stFacts {
 	n := len(m.Insts)
 	nf := len(m.Functions)
 	total := int32(0)
 	for fi := range m.Functions {
 		total += int32(len(m.Functions[fi].Blocks))
 	}
+	var fa *stFacts
+	if r != nil {
+		fa = &r.facts
+	} else {
+		fa = &stFacts{}
+	}
 	// The per-block arrays share one allocation.
-	arena := make([]int32, 0, 3*(int32(nf)+1)+2*(total+1)+5*total+4*total)
+	fa.arena = reuse(fa.arena, int(3*(int32(nf)+1)+2*(total+1)+5*total+4*total))
+	arena := fa.arena[:0]
 	take := func(k int32) []int32 {
 		s := arena[len(arena) : len(arena)+int(k) : len(arena)+int(k)]
 		arena = arena[:len(arena)+int(k)]
 		return s
 	}
-	fa := &stFacts{
-		blockOf:   make([]int32, n),
+	*fa = stFacts{
+		arena:     fa.arena,
+		blockOf:   reuse(fa.blockOf, n),
 		firstFunc: n,
 		base:      take(int32(nf + 1)),
 		rpoOff:    take(int32(nf + 1)),
@@ -633,8 +700,14 @@ func newStFactsTables(m *spirv.Module) *stFacts {
 		idom:      take(total),
 		pre:       take(total),
 		post:      take(total),
-		cond:      make([]spirv.ID, total),
-		term:      make([]grammar.Opcode, total),
+		cond:      reuse(fa.cond, int(total)),
+		term:      reuse(fa.term, int(total)),
+		phis:      fa.phis[:0],
+		phiBlock:  fa.phiBlock[:0],
+		phiOff:    fa.phiOff[:0],
+		phiArgs:   fa.phiArgs[:0],
+		cfgb:      fa.cfgb,
+		defs:      m.Defs(),
 	}
 	// Most blocks end with one or two branch targets.
 	fa.rpo = take(total)[:0]
@@ -660,17 +733,36 @@ func newStFactsTables(m *spirv.Module) *stFacts {
 		total += int32(len(m.Functions[fi].Blocks))
 	}
 	fa.base[nf] = total
-	fa.cfgb.targets = make([]spirv.ID, 0, 2*total)
-	fa.cfgb.targetOff = make([]int32, 0, total+1)
+	fa.cfgb.targets = slices.Grow(fa.cfgb.targets[:0], int(2*total))
+	fa.cfgb.targetOff = slices.Grow(fa.cfgb.targetOff[:0], int(total+1))
 	return fa
+}
+
+// release keeps the memory of the facts, for the next run, but for the
+// module's.
+func (fa *stFacts) release() { fa.defs = nil }
+
+// reuse returns s resized to n zero elements, in its own memory when it
+// has room.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // beginFunction notes the block of each instruction of function fi.
 func (fa *stFacts) beginFunction(m *spirv.Module, fi int) {
 	f := &m.Functions[fi]
+	blockOf := fa.blockOf
 	for bi, blk := range f.Blocks {
-		for i := blk.Label; i < min(blk.End, len(m.Insts)); i++ {
-			fa.blockOf[i] = int32(bi + 1)
+		if end := min(blk.End, len(blockOf)); blk.Label < end {
+			bo := blockOf[blk.Label:end]
+			for k := range bo {
+				bo[k] = int32(bi + 1)
+			}
 		}
 	}
 	fa.cfgb.targets, fa.cfgb.targetOff = fa.cfgb.targets[:0], fa.cfgb.targetOff[:0]
@@ -739,7 +831,7 @@ func (fa *stFacts) phiArgsOf(p int) []spirv.ID {
 // terminators and leading OpPhi instructions directly (for tests; a
 // validation run gathers them in its scan).
 func newStFacts(m *spirv.Module) *stFacts {
-	fa := newStFactsTables(m)
+	fa := newStFactsTables(m, nil)
 	for fi := range m.Functions {
 		f := &m.Functions[fi]
 		fa.beginFunction(m, fi)
@@ -779,7 +871,12 @@ func grow32(s []int32, n int) []int32 {
 // labels, or -1.
 func (fa *stFacts) labelBlock(m *spirv.Module, fi int, id spirv.ID) int32 {
 	f := &m.Functions[fi]
-	d := m.DefInfo(id)
+	var d spirv.DefInfo
+	if defs := fa.defs; uint32(id) < uint32(len(defs)) {
+		d = spirv.DefInfo{Index: int(defs[id].Inst) - 1, Op: defs[id].Op}
+	} else {
+		d = m.DefInfo(id)
+	}
 	if d.Op != grammar.OpLabel || d.Index <= f.Def || (f.End >= 0 && d.Index >= f.End) {
 		return -1
 	}
@@ -891,13 +988,21 @@ func (b *stCFGBuilder) dominators(g *stCFG) {
 	}
 	rpo := g.rpo()
 	idom[0] = 0
-	for changed := true; changed; {
-		changed = false
+	// preds[predOff[l]-pbase:predOff[l+1]-pbase] are the predecessors
+	// of block l (local slices: the loop below is the hot one).
+	predOff := fa.predOff[g.base : g.base+nb+1]
+	pbase := predOff[0]
+	preds := fa.pred[pbase:predOff[nb]]
+	for pass := 0; ; pass++ {
+		changed, retreat := false, false
 		for _, l := range rpo[1:] {
 			nd := int32(-1)
-			for _, p := range g.preds(l) {
+			for _, p := range preds[predOff[l]-pbase : predOff[l+1]-pbase] {
 				if idom[p] < 0 {
-					continue // unreachable or not processed yet
+					// Unreachable, or not processed yet: a retreating
+					// edge, for which the first pass is not enough.
+					retreat = retreat || rpoNum[p] > rpoNum[l]
+					continue
 				}
 				if nd < 0 {
 					nd = p
@@ -918,6 +1023,11 @@ func (b *stCFGBuilder) dominators(g *stCFG) {
 				idom[l] = nd
 				changed = true
 			}
+		}
+		// Without retreating edges, the first pass visits every block
+		// after its predecessors, and is the last.
+		if !changed || pass == 0 && !retreat {
+			break
 		}
 	}
 	// The dominator tree's children as CSR, then a depth-first numbering.
@@ -1034,22 +1144,34 @@ type stScan struct {
 
 // stScanOf returns the shared pass's results for the module under check.
 func stScanOf(c *checker) *stScan {
-	return c.memo("structure.scan", func() any { return newStScan(c) }).(*stScan)
+	if c.scan == nil {
+		c.scan = newStScan(c)
+	}
+	return c.scan
 }
 
 func newStScan(c *checker) *stScan {
 	m := c.m
 	v := stViewOf(c)
 	fa := v.fa
-	// Each family's diagnostics go to a checker of its own, sharing the
-	// run's memoized facts.
-	ci := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
-	co := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
-	cl := &checker{m: m, opts: c.opts, dis: c.dis, shared: c.shared}
-	ids, ops := newIDsChecker(ci, v), newOpx(co, v)
+	// Each family's diagnostics go to a checker of its own.
+	var sub *[3]checker
+	var sc *stScan
+	if r := c.r; r != nil {
+		sub, sc = &r.sub, &r.scan
+		*sc = stScan{calls: sc.calls[:0]}
+	} else {
+		sub, sc = new([3]checker), &stScan{}
+	}
+	for k := range sub {
+		sub[k] = checker{m: m, opts: c.opts, dis: c.dis, diags: sub[k].diags[:0]}
+	}
+	ci, co, cl := &sub[0], &sub[1], &sub[2]
+	ids, ops := newIDsChecker(ci, v, c.r), newOpx(co, v, c.r)
 	lay := layoutWalk{c: cl, v: v}
-	env := newEnvIndex(m)
-	sc := &stScan{env: env}
+	sc.env = newEnvIndex(m, c.r)
+	env := sc.env
+	defs := m.Defs()
 	fi := 0
 	for i := 0; i < len(m.Insts); {
 		if fi < len(m.Functions) && m.Functions[fi].Def == i {
@@ -1060,46 +1182,88 @@ func newStScan(c *checker) *stScan {
 			if end < i || end >= len(m.Insts) {
 				end = len(m.Insts) - 1
 			}
-			phis := false // in a block's leading OpPhi instructions
-			for ; i <= end; i++ {
-				in := &m.Insts[i]
-				b := fa.block(i)
-				ids.inst(i, fi, f, b)
-				ops.inst(i, true)
-				env.inst(i, in)
-				if in.Opcode == grammar.OpFunctionCall {
-					sc.calls = append(sc.calls, int32(i))
-				}
-				if b < 0 {
-					continue
-				}
-				lay.inst(i, in, f, b)
-				switch op := in.Opcode; {
-				case i == f.Blocks[b].Label:
-					phis = true
-				case op == grammar.OpPhi:
-					if phis {
-						fa.phi(i, b, in)
+			// The instructions outside blocks (the OpFunction, the
+			// parameters, debug instructions between blocks) have no
+			// block; those of a block are walked block by block.
+			outside := func(to int) {
+				for ; i < to; i++ {
+					in := &m.Insts[i]
+					iops, iws := in.Ops(), in.Words()
+					ids.inst(i, in, iops, iws, f, -1)
+					if opxNeeded(in.Opcode) {
+						ops.inst(i, in, iops, iws, true)
 					}
-				case op != grammar.OpLine && op != grammar.OpNoLine && op != grammar.OpNop:
-					phis = false
-				}
-				if i == f.Blocks[b].End-1 {
-					fa.terminator(fi, b, in)
+					env.inst(i, in, iws)
+					if in.Opcode == grammar.OpFunctionCall {
+						sc.calls = append(sc.calls, int32(i))
+					}
 				}
 			}
+			for bi, blk := range f.Blocks {
+				b := int32(bi)
+				outside(blk.Label)
+				ids.label = blk.Label
+				phis := true // in the block's leading OpPhi instructions
+				lay.leading = true
+				for last := min(blk.End, end+1) - 1; i <= last; i++ {
+					in := &m.Insts[i]
+					iops, iws := in.Ops(), in.Words()
+					ids.inst(i, in, iops, iws, f, b)
+					if opxNeeded(in.Opcode) {
+						ops.inst(i, in, iops, iws, true)
+					}
+					env.inst(i, in, iws)
+					op := in.Opcode
+					if i == blk.Label {
+						// (lay: leading; phis: true.)
+					} else {
+						if op == grammar.OpFunctionCall {
+							sc.calls = append(sc.calls, int32(i))
+						}
+						if int(op) < len(stLayoutPlain) && stLayoutPlain[op] {
+							lay.leading = false
+						} else {
+							lay.inst(i, in, f, b)
+						}
+						switch {
+						case op == grammar.OpPhi:
+							if phis {
+								fa.phi(i, b, in)
+							}
+						case op != grammar.OpLine && op != grammar.OpNoLine && op != grammar.OpNop:
+							phis = false
+						}
+					}
+					if i == blk.End-1 {
+						fa.terminator(fi, b, in)
+					}
+				}
+			}
+			outside(end + 1)
 			fa.endFunction(m, fi)
 			ids.g = fa.cfg(m, fi)
 			ids.dominanceDone()
 			fi++
 			continue
 		}
-		ids.inst(i, -1, nil, -1)
-		ops.inst(i, false)
-		env.inst(i, &m.Insts[i])
+		in := &m.Insts[i]
+		if in.Opcode == grammar.OpName && env.quickName(i, in, defs) {
+			// A quarter of the instructions of a typical module: the
+			// one check of each family is settled there.
+			i++
+			continue
+		}
+		iops, iws := in.Ops(), in.Words()
+		ids.inst(i, in, iops, iws, nil, -1)
+		if i < fa.firstFunc && int(in.Opcode) < len(stMemberOps) && stMemberOps[in.Opcode] {
+			ids.memberIndices(i, in)
+		}
+		if opxNeeded(in.Opcode) {
+			ops.inst(i, in, iops, iws, false)
+		}
+		env.inst(i, in, iws)
 		i++
 	}
-	ids.memberIndices()
 	sc.ids, sc.operands, sc.layout = ci.diags, co.diags, cl.diags
 	return sc
 }

@@ -285,9 +285,15 @@ type idsChecker struct {
 	m  *spirv.Module
 	fa *stFacts
 	// fwdPointers holds the pointer types declared by
-	// OpTypeForwardPointer (index of that instruction).
+	// OpTypeForwardPointer (index of that instruction), once fwdDone
+	// (see fwdPointer).
 	fwdPointers map[spirv.ID]int
-	firstFunc   int
+	fwdDone     bool
+	// label is the OpLabel of the block the scan is in (set with its
+	// first instruction).
+	label     int
+	firstFunc int
+	defs      []spirv.Def // m.Defs()
 	// fi is the function the scan is in; g its graph, once built; doms
 	// the dominance checks waiting for it.
 	fi   int
@@ -301,92 +307,257 @@ func checkIDs(c *checker) {
 	c.diags = append(c.diags, stScanOf(c).ids...)
 }
 
-func newIDsChecker(c *checker, v *stView) *idsChecker {
+// newIDsChecker prepares the ids checks, in r's memory when r is not nil.
+func newIDsChecker(c *checker, v *stView, r *run) *idsChecker {
 	m := c.m
-	x := &idsChecker{c: c, v: v, m: m, fa: v.fa, fwdPointers: map[spirv.ID]int{}, firstFunc: v.fa.firstFunc}
-	for i := 0; i < x.firstFunc && i < len(m.Insts); i++ {
-		in := &m.Insts[i]
-		if in.Opcode == grammar.OpTypeForwardPointer && len(in.Ops()) > 0 {
-			if _, dup := x.fwdPointers[in.IDOp(0)]; !dup {
-				x.fwdPointers[in.IDOp(0)] = i
-			}
-		}
+	var x *idsChecker
+	if r != nil {
+		x = &r.ids
+	} else {
+		x = &idsChecker{}
 	}
+	*x = idsChecker{c: c, v: v, m: m, fa: v.fa, firstFunc: v.fa.firstFunc, defs: m.Defs(), doms: x.doms[:0]}
 	return x
 }
 
-// inst checks the <id> operands of instruction i, in function f (nil at
-// module level) and block b (-1 outside blocks).
-func (x *idsChecker) inst(i, fi int, f *spirv.Function, b int32) {
-	m := x.m
-	in := &m.Insts[i]
-	ops, ws := in.Ops(), in.Words()
-	plain := stPlainValues(in.Opcode)
+// fwdPointer returns the index of the OpTypeForwardPointer that declares
+// the pointer type id, or -1.
+func (x *idsChecker) fwdPointer(id spirv.ID) int {
+	if !x.fwdDone {
+		// Rare: found on first need.
+		x.fwdDone = true
+		m := x.m
+		for i := 0; i < x.firstFunc && i < len(m.Insts); i++ {
+			in := &m.Insts[i]
+			if in.Opcode == grammar.OpTypeForwardPointer && len(in.Ops()) > 0 {
+				if x.fwdPointers == nil {
+					x.fwdPointers = map[spirv.ID]int{}
+				}
+				if _, dup := x.fwdPointers[in.IDOp(0)]; !dup {
+					x.fwdPointers[in.IDOp(0)] = i
+				}
+			}
+		}
+	}
+	if j, ok := x.fwdPointers[id]; ok {
+		return j
+	}
+	return -1
+}
+
+// release keeps the memory of the checks, for the next run.
+func (x *idsChecker) release() { *x = idsChecker{doms: x.doms[:0]} }
+
+// inst checks the <id> operands of instruction i, in (with its operands
+// and words), in function f (nil at module level) and block b (-1
+// outside blocks).
+func (x *idsChecker) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, f *spirv.Function, b int32) {
+	defs := x.defs
+	cls := stFastNone
+	if int(in.Opcode) < len(stFastClasses) {
+		cls = stFastClasses[in.Opcode]
+	}
+	switch {
+	case cls == stFastExtInst && stExtKind(in) != stExtOpenCL:
+		cls = stFastNone
+	case f == nil && cls > stFastArray:
+		cls = stFastNone // these only belong in functions
+	}
+	if cls == stFastNone || defs == nil {
+		for k := range ops {
+			if stIsIDKind(ops[k].Kind) {
+				x.operand(i, in, k, f, b)
+			}
+		}
+		return
+	}
+	// The common case: every operand is a value, type or label defined
+	// before its use (values, types) or in the same function (values,
+	// labels), or names anything (names, decorations). What this loop
+	// does not settle, operand does, from the start.
+	blockOf := x.fa.blockOf
+	roles := &stFastRoles[cls]
 	for k, o := range ops {
-		kind := o.Kind
-		if !stIsIDKind(kind) {
-			continue
-		}
-		id := spirv.ID(ws[o.Off])
-		d := m.DefInfo(id)
-		di := d.Index
-		if di < 0 {
-			x.c.errorf(i, "ids.undefined", "%s %s is not defined by any instruction", stOpName(in, k), x.v.idStr(id))
-			continue
-		}
-		dop := d.Op
-		s := stOpSort(dop)
-		var role stRole
-		var fwd bool
-		switch {
-		case kind == grammar.KindIdResultType:
-			role = stRoleType
-		case plain:
-			role = stRoleValue
+		var want stSort
+		switch o.Kind {
+		case grammar.KindIdRef, grammar.KindIdScope, grammar.KindIdMemorySemantics:
+			if want = roles[min(k, 3)<<1|k&1]; want == stSortSkip {
+				continue
+			}
+		case grammar.KindIdResultType:
+			want = stSortType
 		default:
-			role, fwd = stRoleOf(in, k)
-		}
-		if role == stRoleSkip {
 			continue
 		}
-		if !stRoleOK(role, s, dop) {
-			x.roleError(i, in, k, role, id, &m.Insts[di], s)
+		id := ws[o.Off]
+		if id >= uint32(len(defs)) || defs[id].Inst == 0 {
+			x.operand(i, in, k, f, b)
+			continue
+		}
+		d := &defs[id]
+		di := int(d.Inst) - 1
+		if want == stSortNone {
+			continue // anything defined, anywhere
+		}
+		if stSortOf[d.Op] != want {
+			x.operand(i, in, k, f, b)
+			continue
+		}
+		if di < i && (di < x.firstFunc && want != stSortLabel || di > x.label && b >= 0 && want == stSortValue && cls != stFastPhi) {
+			// Defined before, at module level or in the block (but for
+			// OpPhi, whose values the parent blocks must see).
 			continue
 		}
 		if f != nil && di > f.Def && (f.End < 0 || di < f.End) {
-			// Defined in this function.
-			if role == stRoleValue || role == stRoleTypeOrValue {
-				x.dominance(i, in, k, b, id, di)
-			}
-			continue
-		}
-		if di >= x.firstFunc && dop != grammar.OpFunction {
-			if g := stFuncIndex(m, di); g >= 0 {
-				// Defined in another function.
-				switch role {
-				case stRoleAny, stRoleStruct:
-				case stRoleLabel:
-					x.c.errorf(i, "ids.label", "%s %s is a label of another function (%s)", stOpName(in, k), x.v.idStr(id), x.v.idStr(m.Insts[m.Functions[g].Def].Result))
-				default:
-					where := "outside functions"
-					if f != nil {
-						where = "in function " + x.v.idStr(m.Insts[f.Def].Result)
-					}
-					x.c.errorf(i, "ids.scope", "%s %s is defined in function %s but used %s", stOpName(in, k), x.v.idStr(id), x.v.idStr(m.Insts[m.Functions[g].Def].Result), where)
-				}
+			// Defined in this function: for a value, the definition's
+			// block must dominate the use (see dominance).
+			if want != stSortValue {
 				continue
 			}
-		}
-		if role == stRoleLabel {
-			x.c.errorf(i, "ids.label", "%s %s is a label outside any function", stOpName(in, k), x.v.idStr(id))
+			if cls == stFastPhi {
+				x.dominance(i, in, k, b, spirv.ID(id), di)
+				continue
+			}
+			db := blockOf[di] - 1
+			if db < 0 || b < 0 || db == b && di < i || db == 0 && b != 0 {
+				continue
+			}
+			x.doms = append(x.doms, stDom{i: int32(i), k: int32(k), b: b, db: db, pb: -1, id: spirv.ID(id)})
 			continue
 		}
-		if di > i && !fwd {
-			if j, ok := x.fwdPointers[id]; ok && j < i && stOpSort(in.Opcode) == stSortType {
-				continue // a forward-declared pointer
-			}
-			x.c.errorf(i, "ids.forward-ref", "%s %s is used before its definition (%s at word %d)", stOpName(in, k), x.v.idStr(id), dop, m.Insts[di].Offset)
+		x.operand(i, in, k, f, b)
+	}
+}
+
+// stSortSkip marks an operand the ids checks skip.
+const stSortSkip stSort = 0xff
+
+// stFastRoles gives, per class, the sort each <id> operand k but a
+// result type must name, at index min(k, 3)*2 + k%2: stSortNone for
+// anything defined, stSortSkip for none.
+var stFastRoles = func() [stFastClassCount][8]stSort {
+	var t [stFastClassCount][8]stSort
+	all := func(s stSort) [8]stSort { return [8]stSort{s, s, s, s, s, s, s, s} }
+	t[stFastPlain] = all(stSortValue)
+	t[stFastAny] = all(stSortNone)
+	t[stFastType] = all(stSortType)
+	t[stFastArray] = all(stSortType)
+	t[stFastArray][4] = stSortValue // k = 2: the length
+	t[stFastPhi] = all(stSortValue)
+	t[stFastPhi][7] = stSortLabel // k = 3, 5, ...: the parents
+	t[stFastBranch] = all(stSortLabel)
+	t[stFastCondBranch] = all(stSortLabel)
+	t[stFastCondBranch][0] = stSortValue // k = 0: the condition or selector
+	t[stFastExtInst] = all(stSortValue)
+	t[stFastExtInst][4] = stSortSkip // k = 2: the set, checked by the reader
+	return t
+}()
+
+// Classes of opcodes for the loop of idsChecker.inst: which role each
+// <id> operand has (see stRoleOf).
+const (
+	stFastNone       uint8 = iota // left to operand
+	stFastPlain                   // values (see stPlainValues)
+	stFastAny                     // anything, defined anywhere (names, decorations)
+	stFastType                    // types (type declarations)
+	stFastArray                   // OpTypeArray: types but the length
+	stFastPhi                     // values and parent labels
+	stFastBranch                  // labels
+	stFastCondBranch              // a value, then labels
+	stFastExtInst                 // an OpenCL.std instruction: values but for the set
+	stFastClassCount
+)
+
+var stFastClasses = func() []uint8 {
+	t := make([]uint8, len(stOpSorts))
+	for i := range t {
+		op := grammar.Opcode(i)
+		switch {
+		case stPlainValues(op):
+			t[i] = stFastPlain
+		case stOpSort(op) == stSortType:
+			t[i] = stFastType
 		}
+	}
+	t[grammar.OpTypeArray] = stFastArray
+	t[grammar.OpName] = stFastAny
+	t[grammar.OpDecorate] = stFastAny
+	t[grammar.OpDecorateString] = stFastAny
+	for _, op := range []grammar.Opcode{grammar.OpTypeCooperativeMatrixKHR, grammar.OpTypeCooperativeMatrixNV, grammar.OpTypeVectorIdEXT} {
+		t[op] = stFastNone
+	}
+	t[grammar.OpPhi] = stFastPhi
+	t[grammar.OpBranch] = stFastBranch
+	t[grammar.OpBranchConditional] = stFastCondBranch
+	t[grammar.OpSwitch] = stFastCondBranch
+	t[grammar.OpExtInst] = stFastExtInst
+	return t
+}()
+
+// operand checks <id> operand k of instruction i (see inst).
+func (x *idsChecker) operand(i int, in *spirv.Inst, k int, f *spirv.Function, b int32) {
+	m := x.m
+	o := in.Ops()[k]
+	kind := o.Kind
+	id := spirv.ID(in.Words()[o.Off])
+	d := m.DefInfo(id)
+	di := d.Index
+	if di < 0 {
+		x.c.errorf(i, "ids.undefined", "%s %s is not defined by any instruction", stOpName(in, k), x.v.idStr(id))
+		return
+	}
+	dop := d.Op
+	s := stOpSort(dop)
+	var role stRole
+	var fwd bool
+	switch {
+	case kind == grammar.KindIdResultType:
+		role = stRoleType
+	case stPlainValues(in.Opcode):
+		role = stRoleValue
+	default:
+		role, fwd = stRoleOf(in, k)
+	}
+	if role == stRoleSkip {
+		return
+	}
+	if !stRoleOK(role, s, dop) {
+		x.roleError(i, in, k, role, id, &m.Insts[di], s)
+		return
+	}
+	if f != nil && di > f.Def && (f.End < 0 || di < f.End) {
+		// Defined in this function.
+		if role == stRoleValue || role == stRoleTypeOrValue {
+			x.dominance(i, in, k, b, id, di)
+		}
+		return
+	}
+	if di >= x.firstFunc && dop != grammar.OpFunction {
+		if g := stFuncIndex(m, di); g >= 0 {
+			// Defined in another function.
+			switch role {
+			case stRoleAny, stRoleStruct:
+			case stRoleLabel:
+				x.c.errorf(i, "ids.label", "%s %s is a label of another function (%s)", stOpName(in, k), x.v.idStr(id), x.v.idStr(m.Insts[m.Functions[g].Def].Result))
+			default:
+				where := "outside functions"
+				if f != nil {
+					where = "in function " + x.v.idStr(m.Insts[f.Def].Result)
+				}
+				x.c.errorf(i, "ids.scope", "%s %s is defined in function %s but used %s", stOpName(in, k), x.v.idStr(id), x.v.idStr(m.Insts[m.Functions[g].Def].Result), where)
+			}
+			return
+		}
+	}
+	if role == stRoleLabel {
+		x.c.errorf(i, "ids.label", "%s %s is a label outside any function", stOpName(in, k), x.v.idStr(id))
+		return
+	}
+	if di > i && !fwd {
+		if j := x.fwdPointer(id); j >= 0 && j < i && stOpSort(in.Opcode) == stSortType {
+			return // a forward-declared pointer
+		}
+		x.c.errorf(i, "ids.forward-ref", "%s %s is used before its definition (%s at word %d)", stOpName(in, k), x.v.idStr(id), dop, m.Insts[di].Offset)
 	}
 }
 
@@ -502,31 +673,39 @@ func (x *idsChecker) roleError(i int, in *spirv.Inst, k int, role stRole, id spi
 	}
 }
 
+// stMemberOps are the opcodes memberIndices looks at.
+var stMemberOps = func() []bool {
+	t := make([]bool, len(stOpSorts))
+	for _, op := range []grammar.Opcode{grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString,
+		grammar.OpMemberDecorateIdEXT, grammar.OpGroupMemberDecorate, grammar.OpGroupDecorate, grammar.OpDecorate} {
+		t[op] = true
+	}
+	return t
+}()
+
 // memberIndices checks the member operands of OpMemberName,
-// OpMemberDecorate and OpGroupMemberDecorate.
-func (x *idsChecker) memberIndices() {
-	m := x.m
-	for i := 0; i < x.firstFunc && i < len(m.Insts); i++ {
-		in := &m.Insts[i]
-		switch in.Opcode {
-		case grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString, grammar.OpMemberDecorateIdEXT:
-			x.member(i, in, 0, 1)
-		case grammar.OpGroupMemberDecorate:
-			for k := 1; k+1 < len(in.Ops()); k += 2 {
-				x.member(i, in, k, k+1)
+// OpMemberDecorate and OpGroupMemberDecorate, instruction i (before the
+// functions), and what OpGroupDecorate and BuiltIn decorate; the scan
+// calls it after inst.
+func (x *idsChecker) memberIndices(i int, in *spirv.Inst) {
+	switch in.Opcode {
+	case grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString, grammar.OpMemberDecorateIdEXT:
+		x.member(i, in, 0, 1)
+	case grammar.OpGroupMemberDecorate:
+		for k := 1; k+1 < len(in.Ops()); k += 2 {
+			x.member(i, in, k, k+1)
+		}
+	case grammar.OpGroupDecorate:
+		for k := 1; k < len(in.Ops()); k++ {
+			if id := stOpID(in, k); x.v.op(id) == grammar.OpDecorationGroup {
+				x.c.errorf(i, "ids.target", "OpGroupDecorate targets the decoration group %s: groups are not decorated through groups", x.v.idStr(id))
 			}
-		case grammar.OpGroupDecorate:
-			for k := 1; k < len(in.Ops()); k++ {
-				if id := stOpID(in, k); x.v.op(id) == grammar.OpDecorationGroup {
-					x.c.errorf(i, "ids.target", "OpGroupDecorate targets the decoration group %s: groups are not decorated through groups", x.v.idStr(id))
-				}
-			}
-		case grammar.OpDecorate:
-			if w, ok := stOpWord(in, 1); ok && grammar.Decoration(w) == grammar.DecorationBuiltIn {
-				id := stOpID(in, 0)
-				if op := x.v.op(id); op != 0 && op != grammar.OpVariable && op != grammar.OpDecorationGroup {
-					x.c.errorf(i, "ids.target", "BuiltIn decorates %s, which is %s: built-ins are variables", x.v.idStr(id), op)
-				}
+		}
+	case grammar.OpDecorate:
+		if w, ok := stOpWord(in, 1); ok && grammar.Decoration(w) == grammar.DecorationBuiltIn {
+			id := stOpID(in, 0)
+			if op := x.v.op(id); op != 0 && op != grammar.OpVariable && op != grammar.OpDecorationGroup {
+				x.c.errorf(i, "ids.target", "BuiltIn decorates %s, which is %s: built-ins are variables", x.v.idStr(id), op)
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func init() {
 // belongs in a function body (DebugScope, DebugNoScope, DebugDeclare,
 // DebugValue).
 func stDebugInfoLocal(in *spirv.Inst) bool {
-	switch in.ExtOp {
+	switch in.ExtOp() {
 	case 23, 24, 28, 29: // DebugScope, DebugNoScope, DebugDeclare, DebugValue
 		return true
 	}
@@ -147,7 +147,7 @@ func (v *stView) extName(in *spirv.Inst) string {
 	if in.ExtSet() == nil {
 		return "(non-semantic)"
 	}
-	if e := in.ExtSet().Lookup(in.ExtOp); e != nil {
+	if e := in.ExtSet().Lookup(in.ExtOp()); e != nil {
 		return in.ExtSet().Name + " " + e.Name
 	}
 	return in.ExtSet().Name

@@ -130,7 +130,18 @@ func (x *opx) arg(k int) spirv.ID {
 
 // argT returns the type of the value operand k, or 0 when it is not a
 // value of a known type.
-func (x *opx) argT(k int) spirv.ID { return x.v.typeOf(x.arg(k)) }
+func (x *opx) argT(k int) spirv.ID {
+	id := x.arg(k)
+	// v.typeOf, without a call in the common case.
+	v := x.v
+	if uint32(id) < uint32(len(v.fast)) {
+		d := &v.fast[id]
+		if v.types[uint8(d.Type)].typeID == d.Type && stSortOf[d.Op] == stSortValue {
+			return d.Type
+		}
+	}
+	return v.typeOfSlow(id)
+}
 
 // word returns the first word of operand k.
 func (x *opx) word(k int) (uint32, bool) {
@@ -170,6 +181,14 @@ func (x *opx) name(k int) string {
 	return s
 }
 
+// dataName names operand k for a message, or the Result Type when k < 0.
+func (x *opx) dataName(k int) string {
+	if k < 0 {
+		return "the Result Type"
+	}
+	return x.name(k)
+}
+
 func containsComma(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] == ',' {
@@ -195,9 +214,16 @@ func checkOperands(c *checker) {
 	c.diags = append(c.diags, stScanOf(c).operands...)
 }
 
-func newOpx(c *checker, v *stView) *opx {
+// newOpx prepares the operand checks, in r's memory when r is not nil.
+func newOpx(c *checker, v *stView, r *run) *opx {
 	m := c.m
-	x := &opx{c: c, v: v}
+	var x *opx
+	if r != nil {
+		x = &r.opx
+	} else {
+		x = &opx{}
+	}
+	*x = opx{c: c, v: v}
 	for i := 0; i < v.fa.firstFunc && i < len(m.Insts); i++ {
 		if in := &m.Insts[i]; in.Opcode == grammar.OpMemoryModel {
 			if w, ok := stOpWord(in, 0); ok {
@@ -214,9 +240,10 @@ func newOpx(c *checker, v *stView) *opx {
 	return x
 }
 
-// inst checks instruction i (in a function body when inFunc).
-func (x *opx) inst(i int, inFunc bool) {
-	op := x.v.insts[i].Opcode
+// inst checks instruction i, in (with its operands and words), in a
+// function body when inFunc.
+func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFunc bool) {
+	op := in.Opcode
 	if !inFunc {
 		switch op {
 		case grammar.OpSpecConstantOp, grammar.OpVariable, grammar.OpUndef:
@@ -224,13 +251,21 @@ func (x *opx) inst(i int, inFunc bool) {
 			return
 		}
 	}
-	in := &x.v.insts[i]
+	if !opxNeeded(op) {
+		return // nothing to check
+	}
 	x.i, x.in, x.op = i, in, op
-	x.ops, x.ws = in.Ops(), in.Words()
+	x.ops, x.ws = ops, ws
 	x.a = int(stArgStartOf(op))
-	x.rt = x.v.valueType(i) // the result type when it is a type, else 0
+	// The result type when it is a type, else 0: v.valueType, without
+	// a call in the common case (see typeOf).
+	if v := x.v; v.types[uint8(in.Type)].typeID == in.Type && stSortOf[op] == stSortValue && v.fast != nil {
+		x.rt = in.Type
+	} else {
+		x.rt = v.valueType(i)
+	}
 	if op == grammar.OpSpecConstantOp {
-		x.op, x.a = in.SpecOp, 3
+		x.op, x.a = in.SpecOp(), 3
 	}
 	if int(op) < len(stHasScope) && stHasScope[op] {
 		x.scopes()
@@ -238,95 +273,132 @@ func (x *opx) inst(i int, inFunc bool) {
 	x.dispatch()
 }
 
+// opxNeeded reports whether opx.inst has something to check of an
+// instruction with opcode op, so that the scan calls it only then.
+func opxNeeded(op grammar.Opcode) bool { return opxNeeds[op] }
+
+var opxNeeds = func() (t [1 << 16]bool) {
+	for op := range opxChecks {
+		t[op] = opxChecks[op] != nil || stHasScope[op]
+	}
+	t[grammar.OpSpecConstantOp] = true
+	return t
+}()
+
 // dispatch checks the instruction by its operation.
 func (x *opx) dispatch() {
-	switch x.op {
-	case grammar.OpIAdd, grammar.OpISub, grammar.OpIMul, grammar.OpUDiv, grammar.OpSDiv, grammar.OpUMod, grammar.OpSRem, grammar.OpSMod, grammar.OpSNegate:
-		x.intArith()
-	case grammar.OpIAddCarry, grammar.OpISubBorrow, grammar.OpUMulExtended, grammar.OpSMulExtended:
-		x.extendedArith()
-	case grammar.OpFAdd, grammar.OpFSub, grammar.OpFMul, grammar.OpFDiv, grammar.OpFRem, grammar.OpFMod, grammar.OpFNegate:
-		x.floatArith()
-	case grammar.OpVectorTimesScalar, grammar.OpDot:
-		x.vectorArith()
-	case grammar.OpShiftRightLogical, grammar.OpShiftRightArithmetic, grammar.OpShiftLeftLogical,
-		grammar.OpBitwiseOr, grammar.OpBitwiseXor, grammar.OpBitwiseAnd, grammar.OpNot,
-		grammar.OpBitFieldInsert, grammar.OpBitFieldSExtract, grammar.OpBitFieldUExtract, grammar.OpBitReverse, grammar.OpBitCount:
-		x.bitwise()
-	case grammar.OpAny, grammar.OpAll, grammar.OpIsNan, grammar.OpIsInf, grammar.OpIsFinite, grammar.OpIsNormal, grammar.OpSignBitSet,
-		grammar.OpLessOrGreater, grammar.OpOrdered, grammar.OpUnordered,
-		grammar.OpLogicalEqual, grammar.OpLogicalNotEqual, grammar.OpLogicalOr, grammar.OpLogicalAnd, grammar.OpLogicalNot,
-		grammar.OpIEqual, grammar.OpINotEqual, grammar.OpUGreaterThan, grammar.OpSGreaterThan, grammar.OpUGreaterThanEqual,
-		grammar.OpSGreaterThanEqual, grammar.OpULessThan, grammar.OpSLessThan, grammar.OpULessThanEqual, grammar.OpSLessThanEqual,
-		grammar.OpFOrdEqual, grammar.OpFUnordEqual, grammar.OpFOrdNotEqual, grammar.OpFUnordNotEqual, grammar.OpFOrdLessThan,
-		grammar.OpFUnordLessThan, grammar.OpFOrdGreaterThan, grammar.OpFUnordGreaterThan, grammar.OpFOrdLessThanEqual,
-		grammar.OpFUnordLessThanEqual, grammar.OpFOrdGreaterThanEqual, grammar.OpFUnordGreaterThanEqual:
-		x.compare()
-	case grammar.OpSelect:
-		x.selectOp()
-	case grammar.OpConvertFToU, grammar.OpConvertFToS, grammar.OpConvertSToF, grammar.OpConvertUToF, grammar.OpUConvert,
-		grammar.OpSConvert, grammar.OpFConvert, grammar.OpQuantizeToF16, grammar.OpSatConvertSToU, grammar.OpSatConvertUToS:
-		x.convert()
-	case grammar.OpConvertPtrToU, grammar.OpConvertUToPtr, grammar.OpPtrCastToGeneric, grammar.OpGenericCastToPtr, grammar.OpGenericCastToPtrExplicit:
-		x.pointerConvert()
-	case grammar.OpBitcast:
-		x.bitcast()
-	case grammar.OpCompositeConstruct:
-		x.compositeConstruct()
-	case grammar.OpCompositeExtract, grammar.OpVectorExtractDynamic:
-		x.compositeExtract()
-	case grammar.OpCompositeInsert, grammar.OpVectorInsertDynamic:
-		x.compositeInsert()
-	case grammar.OpVectorShuffle:
-		x.vectorShuffle()
-	case grammar.OpCopyObject, grammar.OpUndef:
-		x.copyObject()
-	case grammar.OpPhi:
-		x.phi()
-	case grammar.OpFunctionCall:
-		x.call()
-	case grammar.OpVariable:
-		x.variable()
-	case grammar.OpLoad:
-		x.load()
-	case grammar.OpStore:
-		x.store()
-	case grammar.OpAccessChain, grammar.OpInBoundsAccessChain, grammar.OpPtrAccessChain, grammar.OpInBoundsPtrAccessChain:
-		x.accessChain()
-	case grammar.OpCopyMemory, grammar.OpCopyMemorySized:
-		x.copyMemory()
-	case grammar.OpLifetimeStart, grammar.OpLifetimeStop:
-		x.lifetime()
-	case grammar.OpAtomicLoad, grammar.OpAtomicStore, grammar.OpAtomicExchange, grammar.OpAtomicCompareExchange,
-		grammar.OpAtomicCompareExchangeWeak, grammar.OpAtomicIIncrement, grammar.OpAtomicIDecrement, grammar.OpAtomicIAdd,
-		grammar.OpAtomicISub, grammar.OpAtomicSMin, grammar.OpAtomicUMin, grammar.OpAtomicSMax, grammar.OpAtomicUMax,
-		grammar.OpAtomicAnd, grammar.OpAtomicOr, grammar.OpAtomicXor, grammar.OpAtomicFlagTestAndSet, grammar.OpAtomicFlagClear,
-		grammar.OpAtomicFAddEXT, grammar.OpAtomicFMinEXT, grammar.OpAtomicFMaxEXT:
-		x.atomic()
-	case grammar.OpGroupAll, grammar.OpGroupAny, grammar.OpGroupBroadcast, grammar.OpGroupIAdd, grammar.OpGroupFAdd,
-		grammar.OpGroupFMin, grammar.OpGroupUMin, grammar.OpGroupSMin, grammar.OpGroupFMax, grammar.OpGroupUMax, grammar.OpGroupSMax,
-		grammar.OpGroupIMulKHR, grammar.OpGroupFMulKHR, grammar.OpGroupBitwiseAndKHR, grammar.OpGroupBitwiseOrKHR,
-		grammar.OpGroupBitwiseXorKHR, grammar.OpGroupLogicalAndKHR, grammar.OpGroupLogicalOrKHR, grammar.OpGroupLogicalXorKHR,
-		grammar.OpGroupAsyncCopy, grammar.OpGroupWaitEvents:
-		x.group()
-	case grammar.OpSubgroupShuffleINTEL, grammar.OpSubgroupShuffleDownINTEL, grammar.OpSubgroupShuffleUpINTEL,
-		grammar.OpSubgroupShuffleXorINTEL, grammar.OpSubgroupBlockReadINTEL, grammar.OpSubgroupBlockWriteINTEL,
-		grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL:
-		x.subgroupINTEL()
-	case grammar.OpSampledImage, grammar.OpImageSampleExplicitLod, grammar.OpImageRead, grammar.OpImageWrite,
-		grammar.OpImageQuerySizeLod, grammar.OpImageQuerySize, grammar.OpImageQueryFormat, grammar.OpImageQueryOrder,
-		grammar.OpImageQueryLevels, grammar.OpImageQuerySamples:
-		x.image()
-	case grammar.OpExtInst:
-		if x.in.ExtSet() != nil && x.in.ExtSet().Name == "OpenCL.std" {
-			x.extInst()
-		}
-	default:
-		if x.op >= grammar.OpGroupNonUniformElect && x.op <= grammar.OpGroupNonUniformQuadSwap {
-			x.nonUniform()
+	if int(x.op) < len(opxChecks) {
+		if f := opxChecks[x.op]; f != nil {
+			f(x)
 		}
 	}
 }
+
+// opxChecks holds the check of each opcode (nil: none).
+var opxChecks = func() []func(*opx) {
+	t := make([]func(*opx), len(stOpSorts))
+	on := func(f func(*opx), ops ...grammar.Opcode) {
+		for _, op := range ops {
+			t[op] = f
+		}
+	}
+	on((*opx).intArith,
+		grammar.OpIAdd, grammar.OpISub, grammar.OpIMul, grammar.OpUDiv, grammar.OpSDiv, grammar.OpUMod,
+		grammar.OpSRem, grammar.OpSMod, grammar.OpSNegate)
+	on((*opx).extendedArith,
+		grammar.OpIAddCarry, grammar.OpISubBorrow, grammar.OpUMulExtended, grammar.OpSMulExtended)
+	on((*opx).floatArith,
+		grammar.OpFAdd, grammar.OpFSub, grammar.OpFMul, grammar.OpFDiv, grammar.OpFRem, grammar.OpFMod,
+		grammar.OpFNegate)
+	on((*opx).vectorArith,
+		grammar.OpVectorTimesScalar, grammar.OpDot)
+	on((*opx).bitwise,
+		grammar.OpShiftRightLogical, grammar.OpShiftRightArithmetic, grammar.OpShiftLeftLogical,
+		grammar.OpBitwiseOr, grammar.OpBitwiseXor, grammar.OpBitwiseAnd, grammar.OpNot, grammar.OpBitFieldInsert,
+		grammar.OpBitFieldSExtract, grammar.OpBitFieldUExtract, grammar.OpBitReverse, grammar.OpBitCount)
+	on((*opx).compare,
+		grammar.OpAny, grammar.OpAll, grammar.OpIsNan, grammar.OpIsInf, grammar.OpIsFinite, grammar.OpIsNormal,
+		grammar.OpSignBitSet, grammar.OpLessOrGreater, grammar.OpOrdered, grammar.OpUnordered,
+		grammar.OpLogicalEqual, grammar.OpLogicalNotEqual, grammar.OpLogicalOr, grammar.OpLogicalAnd,
+		grammar.OpLogicalNot, grammar.OpIEqual, grammar.OpINotEqual, grammar.OpUGreaterThan,
+		grammar.OpSGreaterThan, grammar.OpUGreaterThanEqual, grammar.OpSGreaterThanEqual, grammar.OpULessThan,
+		grammar.OpSLessThan, grammar.OpULessThanEqual, grammar.OpSLessThanEqual, grammar.OpFOrdEqual,
+		grammar.OpFUnordEqual, grammar.OpFOrdNotEqual, grammar.OpFUnordNotEqual, grammar.OpFOrdLessThan,
+		grammar.OpFUnordLessThan, grammar.OpFOrdGreaterThan, grammar.OpFUnordGreaterThan,
+		grammar.OpFOrdLessThanEqual, grammar.OpFUnordLessThanEqual, grammar.OpFOrdGreaterThanEqual,
+		grammar.OpFUnordGreaterThanEqual)
+	on((*opx).selectOp,
+		grammar.OpSelect)
+	on((*opx).convert,
+		grammar.OpConvertFToU, grammar.OpConvertFToS, grammar.OpConvertSToF, grammar.OpConvertUToF,
+		grammar.OpUConvert, grammar.OpSConvert, grammar.OpFConvert, grammar.OpQuantizeToF16,
+		grammar.OpSatConvertSToU, grammar.OpSatConvertUToS)
+	on((*opx).pointerConvert,
+		grammar.OpConvertPtrToU, grammar.OpConvertUToPtr, grammar.OpPtrCastToGeneric, grammar.OpGenericCastToPtr,
+		grammar.OpGenericCastToPtrExplicit)
+	on((*opx).bitcast,
+		grammar.OpBitcast)
+	on((*opx).compositeConstruct,
+		grammar.OpCompositeConstruct)
+	on((*opx).compositeExtract,
+		grammar.OpCompositeExtract, grammar.OpVectorExtractDynamic)
+	on((*opx).compositeInsert,
+		grammar.OpCompositeInsert, grammar.OpVectorInsertDynamic)
+	on((*opx).vectorShuffle,
+		grammar.OpVectorShuffle)
+	on((*opx).copyObject,
+		grammar.OpCopyObject, grammar.OpUndef)
+	on((*opx).phi,
+		grammar.OpPhi)
+	on((*opx).call,
+		grammar.OpFunctionCall)
+	on((*opx).variable,
+		grammar.OpVariable)
+	on((*opx).load,
+		grammar.OpLoad)
+	on((*opx).store,
+		grammar.OpStore)
+	on((*opx).accessChain,
+		grammar.OpAccessChain, grammar.OpInBoundsAccessChain, grammar.OpPtrAccessChain,
+		grammar.OpInBoundsPtrAccessChain)
+	on((*opx).copyMemory,
+		grammar.OpCopyMemory, grammar.OpCopyMemorySized)
+	on((*opx).lifetime,
+		grammar.OpLifetimeStart, grammar.OpLifetimeStop)
+	on((*opx).atomic,
+		grammar.OpAtomicLoad, grammar.OpAtomicStore, grammar.OpAtomicExchange, grammar.OpAtomicCompareExchange,
+		grammar.OpAtomicCompareExchangeWeak, grammar.OpAtomicIIncrement, grammar.OpAtomicIDecrement,
+		grammar.OpAtomicIAdd, grammar.OpAtomicISub, grammar.OpAtomicSMin, grammar.OpAtomicUMin,
+		grammar.OpAtomicSMax, grammar.OpAtomicUMax, grammar.OpAtomicAnd, grammar.OpAtomicOr, grammar.OpAtomicXor,
+		grammar.OpAtomicFlagTestAndSet, grammar.OpAtomicFlagClear, grammar.OpAtomicFAddEXT,
+		grammar.OpAtomicFMinEXT, grammar.OpAtomicFMaxEXT)
+	on((*opx).group,
+		grammar.OpGroupAll, grammar.OpGroupAny, grammar.OpGroupBroadcast, grammar.OpGroupIAdd, grammar.OpGroupFAdd,
+		grammar.OpGroupFMin, grammar.OpGroupUMin, grammar.OpGroupSMin, grammar.OpGroupFMax, grammar.OpGroupUMax,
+		grammar.OpGroupSMax, grammar.OpGroupIMulKHR, grammar.OpGroupFMulKHR, grammar.OpGroupBitwiseAndKHR,
+		grammar.OpGroupBitwiseOrKHR, grammar.OpGroupBitwiseXorKHR, grammar.OpGroupLogicalAndKHR,
+		grammar.OpGroupLogicalOrKHR, grammar.OpGroupLogicalXorKHR, grammar.OpGroupAsyncCopy,
+		grammar.OpGroupWaitEvents)
+	on((*opx).subgroupINTEL,
+		grammar.OpSubgroupShuffleINTEL, grammar.OpSubgroupShuffleDownINTEL, grammar.OpSubgroupShuffleUpINTEL,
+		grammar.OpSubgroupShuffleXorINTEL, grammar.OpSubgroupBlockReadINTEL, grammar.OpSubgroupBlockWriteINTEL,
+		grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL)
+	on((*opx).image,
+		grammar.OpSampledImage, grammar.OpImageSampleExplicitLod, grammar.OpImageRead, grammar.OpImageWrite,
+		grammar.OpImageQuerySizeLod, grammar.OpImageQuerySize, grammar.OpImageQueryFormat,
+		grammar.OpImageQueryOrder, grammar.OpImageQueryLevels, grammar.OpImageQuerySamples)
+	on(func(x *opx) {
+		if x.in.ExtSet() != nil && x.in.ExtSet().Name == "OpenCL.std" {
+			x.extInst()
+		}
+	}, grammar.OpExtInst)
+	for op := grammar.OpGroupNonUniformElect; op <= grammar.OpGroupNonUniformQuadSwap; op++ {
+		if t[op] == nil {
+			t[op] = (*opx).nonUniform
+		}
+	}
+	return t
+}()
 
 // scopes checks the Scope and Memory Semantics operands of the
 // instruction: 32-bit integer constants.

@@ -232,16 +232,16 @@ func (x *opx) subgroupINTEL() {
 			x.operandShape(rule, 2, stKindInt, 1, 1, "an integer scalar")
 		}
 	case grammar.OpSubgroupBlockReadINTEL, grammar.OpSubgroupBlockWriteINTEL:
-		data, what := x.rt, "the Result Type"
+		data, what := x.rt, -1 // what: the operand for messages (see dataName)
 		if x.op == grammar.OpSubgroupBlockWriteINTEL {
-			data, what = x.argT(1), x.name(1)
+			data, what = x.argT(1), 1
 		}
 		_, pt, ok := x.pointerOperand(rule, 0)
 		if !ok || data == 0 {
 			return
 		}
 		if s := x.v.shape(data); !s.ok() || !x.v.sameType(s.comp, pt) {
-			x.errf(rule, "%s is %s, but %s points to %s: block reads and writes move the pointee type or vectors of it", what, x.ts(data), x.name(0), x.ts(pt))
+			x.errf(rule, "%s is %s, but %s points to %s: block reads and writes move the pointee type or vectors of it", x.dataName(what), x.ts(data), x.name(0), x.ts(pt))
 		}
 	case grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL:
 		if t := x.argT(0); t != 0 && x.v.tOp(t) != grammar.OpTypeImage {

@@ -220,10 +220,9 @@ func (x *opx) atomic() {
 		return
 	}
 	// The type operated on: the result's, or the stored value's.
-	t := x.rt
-	what := "the Result Type"
+	t, what := x.rt, -1 // what: the operand for messages (see dataName)
 	if x.op == grammar.OpAtomicStore {
-		t, what = x.argT(3), x.name(3)
+		t, what = x.argT(3), 3
 	}
 	if t == 0 {
 		return
@@ -239,11 +238,11 @@ func (x *opx) atomic() {
 		okKind = s.isInt() && s.n == 1
 	}
 	if !okKind {
-		x.errf(rule, "%s is %s, which %s does not operate on", what, x.ts(t), x.op)
+		x.errf(rule, "%s is %s, which %s does not operate on", x.dataName(what), x.ts(t), x.op)
 		return
 	}
 	if !x.v.sameType(pt, t) {
-		x.errf(rule, "%s is %s, but %s points to %s", what, x.ts(t), x.name(0), x.ts(pt))
+		x.errf(rule, "%s is %s, but %s points to %s", x.dataName(what), x.ts(t), x.name(0), x.ts(pt))
 		return
 	}
 	// Value operands.
@@ -257,7 +256,7 @@ func (x *opx) atomic() {
 	}
 	for _, k := range vals {
 		if vt := x.argT(k); vt != 0 && !x.v.sameType(vt, t) {
-			x.errf(rule, "%s has type %s, but %s is %s", x.name(k), x.ts(vt), what, x.ts(t))
+			x.errf(rule, "%s has type %s, but %s is %s", x.name(k), x.ts(vt), x.dataName(what), x.ts(t))
 			return
 		}
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strconv"
 
 	"spv2visa/frontend/spirv"
@@ -34,8 +35,11 @@ func init() {
 func checkTypes(c *checker) {
 	m := c.m
 	v := stViewOf(c)
-	unique := map[string]int{}
-	var key []byte
+	unique := &typeSet{}
+	if c.r != nil {
+		unique = &c.r.unique
+	}
+	unique.reset(m)
 	fi := 0
 	for i := 0; i < len(m.Insts); i++ {
 		if fi < len(m.Functions) && m.Functions[fi].Def == i {
@@ -51,16 +55,8 @@ func checkTypes(c *checker) {
 			switch in.Opcode {
 			case grammar.OpTypeStruct, grammar.OpTypeArray, grammar.OpTypeRuntimeArray, grammar.OpTypePointer, grammar.OpTypeUntypedPointerKHR:
 			default:
-				key = key[:0]
-				key = strconv.AppendUint(key, uint64(in.Opcode), 10)
-				for _, w := range in.Words()[min(2, len(in.Words())):] {
-					key = append(key, ' ')
-					key = strconv.AppendUint(key, uint64(w), 10)
-				}
-				if j, dup := unique[string(key)]; dup {
+				if j := unique.add(i); j >= 0 {
 					c.errorf(i, "types.duplicate", "%s declares the same type as %s: non-aggregate types are declared only once", in.Opcode, v.idStr(m.Insts[j].Result))
-				} else {
-					unique[string(key)] = i
 				}
 			}
 			continue
@@ -69,6 +65,61 @@ func checkTypes(c *checker) {
 			typeDecl(c, v, i, in)
 		} else if stIsConstantOp(in.Opcode) {
 			constantDecl(c, v, i, in)
+		}
+	}
+}
+
+// typeSet holds type declarations by what they declare: their opcode
+// and their words after the result.
+type typeSet struct {
+	m     *spirv.Module
+	slots []int32 // open addressing: 1 + the index of a declaration, 0 for none
+	n     int
+}
+
+func (t *typeSet) reset(m *spirv.Module) {
+	t.m, t.n = m, 0
+	clear(t.slots)
+}
+
+// typeKey returns what type declaration in declares.
+func typeKey(in *spirv.Inst) (grammar.Opcode, []uint32) {
+	ws := in.Words()
+	return in.Opcode, ws[min(2, len(ws)):]
+}
+
+// add adds the type declaration i and returns -1, or the index of an
+// earlier declaration of the same type (which it does not add).
+func (t *typeSet) add(i int) int {
+	op, ws := typeKey(&t.m.Insts[i])
+	h := uint64(op)*0x9E3779B97F4A7C15 + uint64(len(ws))
+	for _, w := range ws {
+		h = (h ^ uint64(w)) * 0x100000001B3
+	}
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for j := h & mask; ; j = (j + 1) & mask {
+		k := int(t.slots[j]) - 1
+		if k < 0 {
+			t.slots[j] = int32(i + 1)
+			t.n++
+			return -1
+		}
+		if op2, ws2 := typeKey(&t.m.Insts[k]); op2 == op && slices.Equal(ws2, ws) {
+			return k
+		}
+	}
+}
+
+func (t *typeSet) grow() {
+	old := t.slots
+	t.slots = make([]int32, max(64, 2*len(old)))
+	t.n = 0
+	for _, k := range old {
+		if k > 0 {
+			t.add(int(k) - 1)
 		}
 	}
 }
@@ -260,8 +311,8 @@ func constantDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 			c.errorf(i, "types.constant-sampler", "OpConstantSampler normalization parameter %d: it is 0 (unnormalized) or 1 (normalized coordinates)", p)
 		}
 	case grammar.OpSpecConstantOp:
-		if !stSpecOpsKernel[in.SpecOp] {
-			c.errorf(i, "types.spec-constant-op", "OpSpecConstantOp with operation %s, which the Kernel capability does not allow", in.SpecOp)
+		if !stSpecOpsKernel[in.SpecOp()] {
+			c.errorf(i, "types.spec-constant-op", "OpSpecConstantOp with operation %s, which the Kernel capability does not allow", in.SpecOp())
 		}
 	}
 }

@@ -10,9 +10,13 @@
 package validate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"spv2visa/frontend/spirv"
 )
@@ -99,31 +103,57 @@ type checker struct {
 	m     *spirv.Module
 	opts  Options
 	diags []spirv.Diagnostic
-	// Disassemble renders instruction i for a diagnostic.
+	// dis renders instruction i for a diagnostic (nil: m.InstString).
 	dis func(i int) string
-	// shared holds facts families compute once per run (see memo).
-	shared map[string]any
+	// The facts families compute once per run and share (see stViewOf,
+	// stScanOf, envOf), nil until first asked for.
+	view *stView
+	scan *stScan
+	env  *envIndex
+	// r is the memory the run may reuse, nil for none.
+	r *run
 }
 
-// memo returns the fact stored under key, computing it with build on
-// first use, so that families can share per-module facts (an index of
-// instructions, type tables) instead of each recomputing them.
-func (c *checker) memo(key string, build func() any) any {
-	if v, ok := c.shared[key]; ok {
-		return v
-	}
-	if c.shared == nil {
-		c.shared = map[string]any{}
-	}
-	v := build()
-	c.shared[key] = v
-	return v
+// run is the memory of a validation run: the facts and indexes the
+// families share, and the buffers they fill. Runs take one from runs and
+// give it back, so that validating a module allocates little but its
+// diagnostics (a small module's run would otherwise cost more in
+// allocation than in checks). Nothing of it outlives the run.
+type run struct {
+	checker checker
+	view    stView
+	types   [256]stTypeInfo
+	caps    envCapSet
+	facts   stFacts
+	scan    stScan
+	sub     [3]checker // the diagnostics of the ids, operands and layout walks
+	ids     idsChecker
+	opx     opx
+	env     envIndex
+	envm    envModule
+	// checkTypes, checkCFG, checkEntryPoints, checkEnvCallGraph.
+	unique          typeSet
+	stamp, predMark []int32
+	entryNames      map[entryKey]int
+	entries         map[spirv.ID]bool
+	callStart       []int32
+	calls           []envCall
+	color           []uint8
+	path            []envFrame
 }
+
+var runs = sync.Pool{New: func() any { return new(run) }}
 
 // Module validates m and returns its diagnostics (errors and warnings),
 // ordered by word offset. The module is valid when none is an error.
 func Module(m *spirv.Module, opts Options) []spirv.Diagnostic {
-	c := &checker{m: m, opts: opts, dis: instText(m)}
+	r := runs.Get().(*run)
+	defer func() {
+		r.release()
+		runs.Put(r)
+	}()
+	c := &r.checker
+	*c = checker{m: m, opts: opts, r: r}
 	phase := Phase(0)
 	for _, f := range families {
 		if f.phase != phase {
@@ -134,14 +164,33 @@ func Module(m *spirv.Module, opts Options) []spirv.Diagnostic {
 		}
 		f.check(c)
 	}
-	sort.SliceStable(c.diags, func(i, j int) bool {
-		a, b := c.diags[i], c.diags[j]
+	slices.SortStableFunc(c.diags, func(a, b spirv.Diagnostic) int {
 		if a.Offset != b.Offset {
-			return a.Offset < b.Offset
+			return cmp.Compare(a.Offset, b.Offset)
 		}
-		return a.Rule < b.Rule
+		return strings.Compare(a.Rule, b.Rule)
 	})
 	return c.diags
+}
+
+// release drops what the run refers to of the module it checked, so
+// that a pooled run keeps no module alive.
+func (r *run) release() {
+	r.checker = checker{}
+	r.view = stView{}
+	r.facts.release()
+	r.scan = stScan{calls: r.scan.calls[:0]}
+	for k := range r.sub {
+		clear(r.sub[k].diags) // (their strings)
+		r.sub[k] = checker{diags: r.sub[k].diags[:0]}
+	}
+	r.ids.release()
+	r.opx = opx{}
+	r.env.release()
+	clear(r.envm.exts)
+	r.envm = envModule{exts: r.envm.exts[:0], declared: r.envm.declared, implied: r.envm.implied, enabled: r.envm.enabled}
+	r.unique.m = nil
+	clear(r.entryNames)
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -172,7 +221,11 @@ func (c *checker) report(sev spirv.Severity, i int, rule, format string, args ..
 		d.Opcode = in.Opcode
 		d.OpName = in.Opcode.String()
 		d.Result = in.Result
-		d.Inst = c.dis(i)
+		if c.dis != nil {
+			d.Inst = c.dis(i)
+		} else {
+			d.Inst = c.m.InstString(i)
+		}
 	}
 	c.diags = append(c.diags, d)
 }
