@@ -174,6 +174,10 @@ func (s *sel) unary(v *ir.Value) {
 	for c := 0; c < st.lanes; c++ {
 		switch v.Op {
 		case ir.OpNeg:
+			if st.t.Size() == 8 && !s.p.NativeInt64 {
+				s.neg64(st, c, s.get(a), false)
+				continue
+			}
 			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, signed(st.t)), s.negate(s.src(a, c, signed(st.t))))
 		case ir.OpFNeg:
 			s.emit(visa.OpMov, s.exec(st), s.dstOf(st, c, nat), s.negate(s.src(a, c, nat)))
@@ -265,6 +269,13 @@ func (s *sel) compare(v *ir.Value) {
 		x, y := s.src(a, c, t), s.src(b, c, t)
 		cond := info.cond
 		if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm {
+			x, y, cond = y, x, swapCond(cond)
+		}
+		if y.Kind == visa.OpndImm && x.Kind != visa.OpndImm && s.get(a).t.Size() == 8 && !s.get(a).t.IsFloat() && !s.p.NativeInt64 {
+			// The finalizer folds a compare of a 64-bit integer with an
+			// immediate into the mov that made the integer, as a
+			// condition modifier its 64-bit mov split then drops; with
+			// the immediate first it does not.
 			x, y, cond = y, x, swapCond(cond)
 		}
 		s.cmp(e, cond, p, x, y)

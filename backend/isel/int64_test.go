@@ -126,27 +126,7 @@ func TestInt64Ops(t *testing.T) {
 
 // i64Excluded lists the cases whose results cannot match yet, by
 // device/case, with the reason.
-var i64Excluded = map[string]string{
-	"tgllp/negabs":     negAbs,
-	"dg2/negabs":       negAbs,
-	"pvc/itofrtz":      pvcDirected,
-	"pvc/itofrtp":      pvcDirected,
-	"pvc/itofrtn":      pvcDirected,
-	"pvc/uniform_itof": pvcDirected,
-	"pvc/vector":       pvcDirected,
-}
-
-// pvcDirected: PVC converts with one mov, and the emulator rounds a
-// 64-bit integer just below a power of two (2^54-1, 2^63-1) in a
-// directed mode to a denormal: in emu's roundTo the float64 value x
-// rounds up to the power of two and its negative residual r moves the
-// significand one unit down without moving to the binade below (fix:
-// decrement e when r < 0 and x is a power of two above emin).
-const pvcDirected = "emulator bug: directed rounding of long to float just below a power of two"
-
-// negAbs: the selection of neg and s_abs (alu.go, math.go) still moves
-// with a source modifier; the dword sequence is neg64 (int64.go).
-const negAbs = "neg and s_abs of long are 64-bit movs with (-) and (abs): alu.go and math.go do not call neg64 yet"
+var i64Excluded = map[string]string{}
 
 // i64Op is one conversion or division of a case: IR op, flags, result
 // element type.

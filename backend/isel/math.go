@@ -143,6 +143,10 @@ func (s *sel) math(v *ir.Value) {
 		case mathTernary:
 			s.emit(e.op, x, d, arg(0), arg(1), arg(2))
 		case mathAbs:
+			if e.signed && st.t.Size() == 8 && !s.p.NativeInt64 {
+				s.neg64(st, c, s.get(v.Args[0]), true)
+				continue
+			}
 			a := arg(0)
 			if a.Kind == visa.OpndImm {
 				a = absImm(a)

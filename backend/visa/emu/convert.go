@@ -140,6 +140,11 @@ func roundTo(x, r float64, f format, rm uint8) uint64 {
 	if x == 0 {
 		e = f.emin
 	}
+	if r < 0 && x == math.Ldexp(1, e) && e > f.emin {
+		// x rounded up to a power of two: the exact value x+r is in the
+		// binade below.
+		e--
+	}
 	if e < f.emin {
 		e = f.emin
 	}
