@@ -127,6 +127,8 @@ func (s *sel) findStateful(opt Options) {
 					ok = true
 				case ir.OpStore:
 					ok = k == 0
+				case ir.OpBlockRead, ir.OpBlockWrite:
+					ok = k == 0
 				case ir.OpPtrAdd:
 					ok = k == 0
 				case ir.OpBitcast, ir.OpCopy, ir.OpPhi:
@@ -157,8 +159,12 @@ func (s *sel) findStateful(opt Options) {
 }
 
 // surfaceAccess reports whether a load or store can go through a
-// surface: legacy surface messages move dwords and smaller elements.
+// surface: legacy surface messages move dwords and smaller elements
+// (block reads and writes: whole owords, any element).
 func (s *sel) surfaceAccess(v *ir.Value) bool {
+	if v.Op == ir.OpBlockRead || v.Op == ir.OpBlockWrite {
+		return true
+	}
 	t := v.Type
 	if v.Op == ir.OpStore {
 		t = v.Args[1].Type

@@ -3,6 +3,7 @@ package isel
 import (
 	"math"
 
+	"spv2visa/backend/platform"
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
 )
@@ -278,8 +279,12 @@ func (s *sel) blockIO(v *ir.Value) {
 		data = s.get(v.Args[1])
 	}
 	space := v.Args[0].Type.Space
+	surf := s.surface(v.Args[0])
+	if surf > 0 && s.owordBlock(load, surf-1, ptr, data) {
+		return
+	}
 	at := visa.UQ
-	if space == ir.SpaceLocal {
+	if space == ir.SpaceLocal || surf > 0 {
 		at = visa.UD
 	}
 	sz := data.t.Size()
@@ -307,9 +312,55 @@ func (s *sel) blockIO(v *ir.Value) {
 				comp.v = s.k.DeclAlias("", data.t, 1, data.v, c*sz)
 			}
 		}
-		if !load && space != ir.SpaceLocal {
+		if !load && space != ir.SpaceLocal && surf == 0 {
 			s.statelessWrites = true
 		}
-		s.memory(access{ptr: addr, space: space, t: data.t, lanes: 1, align: sz, data: comp, load: load})
+		s.memory(access{ptr: addr, space: space, t: data.t, lanes: 1, align: sz, data: comp, load: load, surf: surf})
 	}
+}
+
+// owordBlock moves a block read or write of a stateful buffer as
+// oword block messages (legacy data port): the lanes' elements are
+// consecutive in memory and in the registers alike. The pointer is a
+// uniform byte offset (dword aligned for reads; blocks written must be
+// 16-byte aligned, as OpenCL requires).
+func (s *sel) owordBlock(load bool, bti int, ptr, data *store) bool {
+	if s.p.Messages != platform.Legacy || !ptr.scalar && !ptr.konst {
+		return false
+	}
+	bytes := data.lanes * s.simd * data.t.Size()
+	src := data
+	if data.konst || data.scalar || data.v == nil {
+		if load {
+			return false
+		}
+		// A uniform value written by every lane: its lanes first.
+		src = &store{t: data.t, lanes: data.lanes}
+		s.alloc(src)
+		for c := 0; c < data.lanes; c++ {
+			s.emit(visa.OpMov, s.vexec(), s.dstOf(src, c, nat), s.srcOf(data, c, nat))
+		}
+	}
+	if bytes%16 != 0 || src.v.Bytes() < bytes {
+		return false
+	}
+	for at := 0; at < bytes; {
+		n := 16
+		for n*16 > bytes-at {
+			n /= 2
+		}
+		off := s.temp(visa.UD, 1)
+		if load {
+			s.emit(visa.OpAdd, visa.NM(1), visa.Dst(off, 0, 0, 1), s.srcOf(ptr, 0, visa.UD), visa.ImmInt(visa.UD, int64(at)))
+			surf := s.surfaceVar(bti)
+			s.k.Emit(&visa.Inst{Op: visa.OpOwordLdUnaligned, Lits: []int64{int64(n)}, Args: []visa.Operand{surf, visa.Scalar(off, 0), visa.Raw(src.v, at)}})
+		} else {
+			s.emit(visa.OpAdd, visa.NM(1), visa.Dst(off, 0, 0, 1), s.srcOf(ptr, 0, visa.UD), visa.ImmInt(visa.UD, int64(at)))
+			s.emit(visa.OpShr, visa.NM(1), visa.Dst(off, 0, 0, 1), visa.Scalar(off, 0), visa.ImmInt(visa.UD, 4))
+			surf := s.surfaceVar(bti)
+			s.k.Emit(&visa.Inst{Op: visa.OpOwordSt, Lits: []int64{int64(n)}, Args: []visa.Operand{surf, visa.Scalar(off, 0), visa.Raw(src.v, at)}})
+		}
+		at += n * 16
+	}
+	return true
 }
