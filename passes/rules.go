@@ -164,6 +164,7 @@ var ruleTable = append([]ruleDef{
 	{name: "fconv-fconv", op: ir.OpFConv, fn: fconvConv},
 	{name: "extract", op: ir.OpExtract, fn: extractOf},
 	{name: "insert-extract", op: ir.OpInsert, fn: insertOfExtract},
+	{name: "insert-chain", op: ir.OpInsert, fn: insertChain},
 	{name: "extractdyn-const", op: ir.OpExtractDyn, fn: extractDynConst},
 	{name: "insertdyn-const", op: ir.OpInsertDyn, fn: insertDynConst},
 	{name: "shuffle", op: ir.OpShuffle, fn: shuffleOf},
@@ -431,6 +432,43 @@ func insertOfExtract(v *ir.Value, r *rewriter) *ir.Value {
 		return x
 	}
 	return nil
+}
+
+// insertChain: inserts that set every lane of a vector (clang's
+// vecinit chains) are a construct of the inserted values, lanes the
+// chain leaves coming from an undefined or constructed start.
+func insertChain(v *ir.Value, r *rewriter) *ir.Value {
+	if v.Type.Kind != ir.KVector {
+		return nil
+	}
+	n := v.Type.Len
+	lanes := make([]*ir.Value, n)
+	set := 0
+	x := v
+	for x.Op == ir.OpInsert {
+		if k := int(x.AuxInt); k >= 0 && k < n && lanes[k] == nil {
+			lanes[k] = x.Args[1]
+			set++
+		}
+		x = copySource(x.Args[0])
+	}
+	if set < 2 {
+		return nil
+	}
+	for k := range lanes {
+		if lanes[k] != nil {
+			continue
+		}
+		switch {
+		case x.Op == ir.OpConstruct:
+			lanes[k] = x.Args[k]
+		case x.Op == ir.OpUndef:
+			lanes[k] = r.add(ir.OpUndef, v.Type.Elem)
+		default:
+			return nil
+		}
+	}
+	return r.add(ir.OpConstruct, v.Type, lanes...)
 }
 
 func extractDynConst(v *ir.Value, r *rewriter) *ir.Value {

@@ -95,6 +95,47 @@ func (s *sel) shuffle(v *ir.Value) {
 	}
 }
 
+// placeComponents computes the components of a vector built by a
+// construct in place when nothing else uses them: each gets a view of
+// its component as storage, and the construct then moves nothing.
+func (s *sel) placeComponents() {
+	s.inPlace = map[int]*store{}
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			if v.Op != ir.OpConstruct || v.Type.Kind != ir.KVector || isConst(v) || v.Type.Scalar().Kind == ir.KBool {
+				continue
+			}
+			var st *store
+			for c, a := range v.Args {
+				if a.Uses != 1 || s.vals[a.ID] != nil || s.scalar[a.ID] != s.scalar[v.ID] || a.Type != v.Type.Elem || !placeable(a) {
+					continue
+				}
+				if st == nil {
+					st = s.get(v)
+				}
+				per := s.simd
+				if st.scalar {
+					per = 1
+				}
+				x := &store{v: s.aliasAt(st.v, st.t, per, c*per*st.t.Size()), t: st.t, lanes: 1, scalar: st.scalar}
+				s.vals[a.ID] = x
+				s.inPlace[a.ID] = x
+			}
+		}
+	}
+}
+
+// placeable reports values whose storage selection may choose: those
+// that write their result into the store they are given.
+func placeable(v *ir.Value) bool {
+	switch v.Op {
+	case ir.OpPhi, ir.OpParam, ir.OpConst, ir.OpZero, ir.OpUndef, ir.OpCopy, ir.OpBitcast,
+		ir.OpExtract, ir.OpShuffle, ir.OpPtrAdd, ir.OpAlloca, ir.OpGlobalAddr:
+		return false
+	}
+	return v.Type.Kind == ir.KInt || v.Type.Kind == ir.KFloat
+}
+
 // view makes v's storage components first.. of src, without copying:
 // SSA values are written once (a phi's storage too is only rewritten by
 // the copies into it at the end of its predecessors, where no value

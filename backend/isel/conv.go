@@ -153,8 +153,11 @@ var crRounding = map[ir.Rounding]int64{ir.RoundRTE: 0, ir.RoundRTP: 1, ir.RoundR
 
 // setRounding selects the rounding mode of float results.
 func (s *sel) setRounding(mode int64) {
-	s.emit(visa.OpAnd, visa.NM(1), visa.Dst(visa.CR0, 0, 0, 1), visa.Scalar(visa.CR0, 0), visa.ImmInt(visa.UD, ^int64(0x30)))
-	if mode != 0 {
-		s.emit(visa.OpOr, visa.NM(1), visa.Dst(visa.CR0, 0, 0, 1), visa.Scalar(visa.CR0, 0), visa.ImmInt(visa.UD, mode<<4))
+	// Threads start rounding to nearest even (mode 0) and every change
+	// is undone right after its instruction, so one xor flips the bits
+	// from the current mode to the new one (as Intel's compiler does).
+	if mode != s.rounding {
+		s.emit(visa.OpXor, visa.NM(1), visa.Dst(visa.CR0, 0, 0, 1), visa.Scalar(visa.CR0, 0), visa.ImmInt(visa.UD, (s.rounding^mode)<<4))
+		s.rounding = mode
 	}
 }

@@ -140,6 +140,8 @@ type sel struct {
 	params   []*visa.Var // by parameter index (nil when unused)
 
 	opt         Options
+	inPlace     map[int]*store   // by value ID: a component computed in its vector (placeComponents)
+	rounding    int64            // the control register's rounding mode now (setRounding)
 	fusedExt    []bool           // by value ID: extensions read by their users (offset64)
 	surfOf      []int            // by value ID: 1 + the stateful argument a pointer derives from
 	statefulArg map[int]bool     // the stateful pointer arguments
@@ -197,6 +199,7 @@ func (s *sel) run() {
 	s.findStateful(s.opt)
 	s.fuseExtensions()
 	s.classify()
+	s.placeComponents()
 	s.layoutPayload()
 	s.layoutSLM()
 	s.k.SetStrAttr("Target", "3d")

@@ -27,7 +27,9 @@ func (s *sel) value(v *ir.Value) {
 		}
 		st := s.get(v)
 		for c, a := range v.Args {
-			s.moveComp(st, c, s.get(a), 0)
+			if x := s.get(a); x != s.inPlace[a.ID] {
+				s.moveComp(st, c, x, 0)
+			}
 		}
 	case ir.OpParam:
 		s.param(v)
