@@ -1,6 +1,9 @@
 package passes
 
-import "math/big"
+import (
+	"math/big"
+	"sync"
+)
 
 // The constants of the math expansions, computed once to 1600 bits from
 // series (Machin's formula for pi, atanh series for the logarithms) so
@@ -42,30 +45,51 @@ func bigQuo(a, b *big.Float) *big.Float { return new(big.Float).SetPrec(constPre
 
 func bigOne() *big.Float { return new(big.Float).SetPrec(constPrec).SetInt64(1) }
 
+// The series below cost milliseconds: every constant is computed the
+// first time an expansion needs it, not when the program starts.
 var (
-	bigPi   = new(big.Float).SetPrec(constPrec).Sub(bigMul(atanInv(5), 16), bigMul(atanInv(239), 4))
-	bigLn2  = bigMul(atanhInv(3), 2)
-	bigLn10 = new(big.Float).SetPrec(constPrec).Add(bigMul(bigLn2, 3), bigMul(atanhInv(9), 2)) // 10 = 8 * 1.25
+	bigPi = lazyBig(func() *big.Float {
+		return new(big.Float).SetPrec(constPrec).Sub(bigMul(atanInv(5), 16), bigMul(atanInv(239), 4))
+	})
+	bigLn2  = lazyBig(func() *big.Float { return bigMul(atanhInv(3), 2) })
+	bigLn10 = lazyBig(func() *big.Float {
+		return new(big.Float).SetPrec(constPrec).Add(bigMul(bigLn2(), 3), bigMul(atanhInv(9), 2))
+	}) // 10 = 8 * 1.25
 )
 
+// lazyBig returns f's value, computed once on first use.
+func lazyBig(f func() *big.Float) func() *big.Float {
+	var once sync.Once
+	var x *big.Float
+	return func() *big.Float {
+		once.Do(func() { x = f() })
+		return x
+	}
+}
+
 // mconst is a real constant with its splits for one format.
-type mconst struct{ x *big.Float }
+type mconst struct{ get func() *big.Float }
+
+// lazyConst is the constant f computes, on first use.
+func lazyConst(f func() *big.Float) mconst { return mconst{lazyBig(f)} }
 
 // dd splits the constant into hi + lo at format f.
 func (c mconst) dd(f *flt) ddc {
-	hi := roundBig(c.x, f.mant+1)
-	rest := new(big.Float).SetPrec(constPrec).Sub(c.x, big.NewFloat(hi).SetPrec(constPrec))
+	x := c.get()
+	hi := roundBig(x, f.mant+1)
+	rest := new(big.Float).SetPrec(constPrec).Sub(x, big.NewFloat(hi).SetPrec(constPrec))
 	return ddc{hi, roundBig(rest, f.mant+1)}
 }
 
 // v is the constant rounded to format f.
-func (c mconst) v(f *flt) float64 { return roundBig(c.x, f.mant+1) }
+func (c mconst) v(f *flt) float64 { return roundBig(c.get(), f.mant+1) }
 
 // cw splits the constant for Cody-Waite reduction: hi keeps only
 // f.mant+1-free bits so that k*hi is exact for |k| < 2^free.
 func (c mconst) cw(f *flt, free int) ddc {
-	hi := roundBig(c.x, f.mant+1-free)
-	rest := new(big.Float).SetPrec(constPrec).Sub(c.x, big.NewFloat(hi).SetPrec(constPrec))
+	x := c.get()
+	hi := roundBig(x, f.mant+1-free)
+	rest := new(big.Float).SetPrec(constPrec).Sub(x, big.NewFloat(hi).SetPrec(constPrec))
 	return ddc{hi, roundBig(rest, f.mant+1)}
 }
 
@@ -78,19 +102,20 @@ func roundBig(x *big.Float, prec int) float64 {
 
 var (
 	cPi        = mconst{bigPi}
-	cPiO2      = mconst{bigQuo(bigPi, big.NewFloat(2))}
-	cPiO4      = mconst{bigQuo(bigPi, big.NewFloat(4))}
-	cInvPi     = mconst{bigQuo(bigOne(), bigPi)}
+	cPiO2      = lazyConst(func() *big.Float { return bigQuo(bigPi(), big.NewFloat(2)) })
+	cPiO4      = lazyConst(func() *big.Float { return bigQuo(bigPi(), big.NewFloat(4)) })
+	cInvPi     = lazyConst(func() *big.Float { return bigQuo(bigOne(), bigPi()) })
 	cLn2       = mconst{bigLn2}
-	cLog2e     = mconst{bigQuo(bigOne(), bigLn2)}
+	cLog2e     = lazyConst(func() *big.Float { return bigQuo(bigOne(), bigLn2()) })
 	cLn10      = mconst{bigLn10}
-	cLog2_10   = mconst{bigQuo(bigLn10, bigLn2)}
-	cLog10_2   = mconst{bigQuo(bigLn2, bigLn10)}
-	cLog10e    = mconst{bigQuo(bigOne(), bigLn10)}
-	cDeg       = mconst{bigQuo(big.NewFloat(180), bigPi)}
-	cRad       = mconst{bigQuo(bigPi, big.NewFloat(180))}
-	cLnSqrt2Pi = mconst{new(big.Float).SetPrec(constPrec).Quo(
-		new(big.Float).SetPrec(constPrec).Add(bigLn2, bigLog(bigPi)), big.NewFloat(2))}
+	cLog2_10   = lazyConst(func() *big.Float { return bigQuo(bigLn10(), bigLn2()) })
+	cLog10_2   = lazyConst(func() *big.Float { return bigQuo(bigLn2(), bigLn10()) })
+	cLog10e    = lazyConst(func() *big.Float { return bigQuo(bigOne(), bigLn10()) })
+	cDeg       = lazyConst(func() *big.Float { return bigQuo(big.NewFloat(180), bigPi()) })
+	cRad       = lazyConst(func() *big.Float { return bigQuo(bigPi(), big.NewFloat(180)) })
+	cLnSqrt2Pi = lazyConst(func() *big.Float {
+		return new(big.Float).SetPrec(constPrec).Quo(new(big.Float).SetPrec(constPrec).Add(bigLn2(), bigLog(bigPi())), big.NewFloat(2))
+	})
 )
 
 // bigLog is log(x) for x in about [1, 4], by atanh((x-1)/(x+1)).
@@ -115,7 +140,7 @@ func bigLog(x *big.Float) *big.Float {
 // twoOverPiWords are the bits of 2/pi after the binary point, 32 to a
 // word, most significant first, for Payne-Hanek reduction.
 func twoOverPiWords(n int) []uint32 {
-	x := bigQuo(big.NewFloat(2), bigPi)
+	x := bigQuo(big.NewFloat(2), bigPi())
 	w := make([]uint32, n)
 	for i := range w {
 		x.Mul(x, big.NewFloat(1<<32))

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"math"
+	"sync"
 
 	"spv2visa/ir"
 )
@@ -89,7 +90,7 @@ func (m *mb) reducePiO2(x *ir.Value) (q *ir.Value, r dd) {
 
 // twoOverPi32 are the words of 2/pi behind one zero word, for the
 // binary32 Payne-Hanek window.
-var twoOverPi32 = append([]uint32{0}, twoOverPiWords(7)...)
+var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, twoOverPiWords(7)...) })
 
 // payneHanek reduces finite ax >= pi/4 (binary32): ax = m 2^(e-23), and
 // the bits t_j of 2/pi with m 2^(e-23-j) mod 4 nonzero and above 2^-70
@@ -104,9 +105,10 @@ func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
 	idx := m.lshr(p, c(5))
 	sh := m.and(p, c(31))
 	word := func(i int) *ir.Value {
-		w := c(int64(twoOverPi32[i]))
+		words := twoOverPi32()
+		w := c(int64(words[i]))
 		for k := 1; k <= 4; k++ {
-			w = m.sel(m.ieq(idx, c(int64(k))), c(int64(twoOverPi32[i+k])), w)
+			w = m.sel(m.ieq(idx, c(int64(k))), c(int64(words[i+k])), w)
 		}
 		return w
 	}

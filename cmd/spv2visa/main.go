@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -47,6 +48,13 @@ func init() {
 }
 
 func main() {
+	// A compile is a short process that allocates a few megabytes: a
+	// collection every 4 MB of growth instead of every few hundred
+	// kilobytes costs memory it has anyway and saves a third of its
+	// time. GOGC in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
