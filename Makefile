@@ -12,7 +12,7 @@ GO       ?= go
 FUZZTIME ?= 10m
 COUNT    ?= 3
 
-.PHONY: test tools check vet fmt fuzz bench bench-ir kernels generate
+.PHONY: test tools check vet fmt fuzz bench bench-quick bench-scaling bench-validate bench-ir kernels generate
 
 test: tools check
 
@@ -43,7 +43,22 @@ tools:
 fuzz:
 	$(GO) test ./frontend/validate -run '^$$' -fuzz FuzzReadValidate -fuzztime $(FUZZTIME)
 
+# spv2visa vs ocloc on the -O2 corpus for tgllp, dg2 and pvc: compile
+# time ratios, Gen instructions vs IGC, spills, SIMD widths, peak RSS
+# (bench/README.md). Writes bench/out/; BENCHFLAGS adds flags
+# (e.g. BENCHFLAGS="-runs 9 -devices tgllp").
 bench:
+	$(GO) run ./bench $(BENCHFLAGS)
+
+bench-quick:
+	$(GO) run ./bench -quick $(BENCHFLAGS)
+
+# spv2visa compile time to vISA vs module size (1x, 10x, 100x kernels).
+bench-scaling:
+	$(GO) run ./bench -scaling $(BENCHFLAGS)
+
+# Read+validate throughput.
+bench-validate:
 	$(GO) test ./frontend/validate -run '^$$' -bench ReadValidate -benchtime 3x -cpu 1
 
 # SPIR-V to optimized IR time on the corpus, and its growth with module

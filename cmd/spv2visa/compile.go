@@ -499,6 +499,9 @@ func kernelSummary(k *compiler.Kernel) string {
 	env := k.ZeInfo.ExecutionEnv
 	var b strings.Builder
 	fmt.Fprintf(&b, "kernel %s: SIMD%d, %d registers", k.Name, env.SIMDSize, env.GRFCount)
+	if k.Alloc != nil {
+		b.WriteString(", " + k.Alloc.String())
+	}
 	if env.SLMSize > 0 {
 		fmt.Fprintf(&b, ", %d bytes of SLM", env.SLMSize)
 	}

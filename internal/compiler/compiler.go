@@ -63,8 +63,11 @@ type Options struct {
 
 // Kernel is one compiled kernel.
 type Kernel struct {
-	Name   string
-	Sel    *isel.Result
+	Name string
+	Sel  *isel.Result
+	// Alloc is register allocation's choice of the width and its
+	// prediction of pressure and spills.
+	Alloc  *Alloc
 	Text   []byte // .visaasm
 	ZeInfo zeinfo.Kernel
 	// Final is the finalizer's output (nil without a finalizer).
@@ -191,11 +194,24 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 
 // compileKernel selects one kernel and, with a finalizer, finalizes it.
 func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) {
-	r, err := isel.Compile(f, o.Platform, isel.Options{SIMD: o.SIMD, GRFs: o.GRFs, Buffers4GB: o.Has4GBBuffers})
+	// The width is register allocation's choice. When it cannot predict
+	// (a kernel selection rejects), selection reports why.
+	sopt := isel.Options{SIMD: o.SIMD, GRFs: o.GRFs, Buffers4GB: o.Has4GBBuffers}
+	alloc, perr := predict(f, o.Platform, sopt)
+	if perr == nil {
+		sopt.SIMD = alloc.SIMD
+	}
+	r, err := isel.Compile(f, o.Platform, sopt)
 	if err != nil {
 		return nil, err
 	}
-	k := &Kernel{Name: f.Name, Sel: r, Text: []byte(r.Kernel.Text()), ZeInfo: r.ZeInfo()}
+	if perr != nil {
+		return nil, fmt.Errorf("kernel %s: register allocation: %v", f.Name, perr)
+	}
+	if r.SIMD != alloc.SIMD {
+		return nil, fmt.Errorf("kernel %s: internal error: selected SIMD%d, register allocation chose SIMD%d", f.Name, r.SIMD, alloc.SIMD)
+	}
+	k := &Kernel{Name: f.Name, Sel: r, Alloc: alloc, Text: []byte(r.Kernel.Text()), ZeInfo: r.ZeInfo()}
 	if o.Has4GBBuffers {
 		k.ZeInfo.ExecutionEnv.Has4GBBuffers = true
 	}

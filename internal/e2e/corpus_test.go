@@ -220,12 +220,7 @@ func (s *knownSet) stale(t *testing.T, checked map[string]bool) {
 // from 64 bits, and the signs of 64-bit division with dword and float
 // instructions there (backend/isel int64.go), as IGC emulates them
 // before vISA; no such line may come back.
-var genxKnown = []known{
-	{devs: "tgllp dg2", module: "math_builtins", kernel: "math_vector", field: "spill", ours: "spills",
-		why: "QUALITY: SIMD32 with 128 GRFs spills in GenX_IR (6912 bytes on TGLLP, 7424 on DG2); IGC's SIMD32 vISA of the kernel does not spill"},
-	{devs: "tgllp dg2", module: "nbody", kernel: "nbody_step", field: "spill", ours: "spills",
-		why: "QUALITY: SIMD32 with 128 GRFs spills in GenX_IR (1344 bytes); IGC's SIMD32 vISA of the kernel does not spill"},
-}
+var genxKnown = []known{}
 
 // TestCorpusGenX: GenX_IR accepts our vISA of every corpus kernel for
 // its device (`GenX_IR k.visaasm -platform P -binary

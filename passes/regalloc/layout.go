@@ -326,3 +326,33 @@ func splitCritical(f *ir.Func) int {
 	}
 	return split
 }
+
+// unsplit removes the blocks that splitCritical added to f (those
+// numbered from first on), joining each one's predecessor and successor
+// again.
+func unsplit(f *ir.Func, first int) {
+	keep := f.Blocks[:0]
+	for _, n := range f.Blocks {
+		if n.ID < first {
+			keep = append(keep, n)
+			continue
+		}
+		p, b := n.Preds[0], n.Succs[0]
+		for k, s := range p.Succs {
+			if s == n {
+				p.Succs[k] = b
+				break
+			}
+		}
+		for k, q := range b.Preds {
+			if q == n {
+				b.Preds[k] = p
+				break
+			}
+		}
+	}
+	for i := len(keep); i < len(f.Blocks); i++ {
+		f.Blocks[i] = nil
+	}
+	f.Blocks = keep
+}

@@ -192,6 +192,9 @@ type Width struct {
 	// (webs from their first to their last point, plus the temporaries
 	// of rematerialized and spilled values), after any remat or spill.
 	Pressure int
+	// Need is the pressure before any remat or spill: what the width
+	// needs to keep every value in a register.
+	Need int
 	// Flags is the most flag bytes live at one point.
 	Flags int
 	// Remat and Spilled count the values rematerialized and spilled.
@@ -266,7 +269,7 @@ func Allocate(f *ir.Func, t *Target) (*Result, error) {
 		last := i == len(widths)-1
 		a := newAttempt(p, t, w)
 		a.measure()
-		wd := Width{SIMD: w, Budget: t.budget(w), Live: a.live, Pressure: a.pressure, Flags: a.flags}
+		wd := Width{SIMD: w, Budget: t.budget(w), Live: a.live, Pressure: a.pressure, Need: a.pressure, Flags: a.flags}
 		if a.pressure > wd.Budget {
 			r.logf("simd%d: pressure %d B over the budget of %d B", w, a.pressure, wd.Budget)
 			a.evict(wd.Budget, last)
@@ -289,6 +292,25 @@ func Allocate(f *ir.Func, t *Target) (*Result, error) {
 		}
 	}
 	panic("unreachable")
+}
+
+// Predict chooses f's SIMD width and predicts its register pressure and
+// spills as Allocate does, for a backend that keeps its own variables:
+// the blocks Allocate splits critical edges with are removed again, so
+// f's control flow is as it was. The Result's SIMD, Widths, SpillBytes,
+// Spills and Log hold; it has no Order, and its Loc and Slots describe
+// the split function, not for emission.
+func Predict(f *ir.Func, t *Target) (*Result, error) {
+	first := f.NumBlocks()
+	r, err := Allocate(f, t)
+	if f.NumBlocks() > first {
+		unsplit(f, first)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Order, r.ordered, r.f = nil, nil, nil
+	return r, nil
 }
 
 func (r *Result) logf(format string, args ...any) {

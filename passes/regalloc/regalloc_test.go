@@ -272,3 +272,53 @@ func TestNoBlocks(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestPredict runs Predict on every golden file's functions: the widths,
+// pressure and spills are Allocate's, and the function is left as it
+// was (the blocks that split critical edges are removed again).
+func TestPredict(t *testing.T) {
+	for _, path := range golden.Files(t, filepath.Join("..", "..", "testdata", "regalloc", "*.txtar")) {
+		a := golden.Read(t, path)
+		src := string(golden.Section(t, a, "in.ir"))
+		spec := ""
+		for _, f := range a.Files {
+			if f.Name == "target" {
+				spec = string(f.Data)
+			}
+		}
+		ma, err := ir.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, _ := ir.Parse(src)
+		before := mp.String()
+		for i, fa := range ma.Funcs {
+			fp := mp.Funcs[i]
+			ta, err := parseTarget(spec, fa)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tp, _ := parseTarget(spec, fp)
+			ra, erra := Allocate(fa, ta)
+			rp, errp := Predict(fp, tp)
+			if (erra == nil) != (errp == nil) {
+				t.Fatalf("%s @%s: Allocate: %v, Predict: %v", path, fa.Name, erra, errp)
+			}
+			if erra != nil {
+				continue
+			}
+			if fmt.Sprint(ra.SIMD, ra.Widths, ra.SpillBytes, ra.Log) != fmt.Sprint(rp.SIMD, rp.Widths, rp.SpillBytes, rp.Log) {
+				t.Errorf("%s @%s: Predict %v %v, Allocate %v %v", path, fa.Name, rp.SIMD, rp.Widths, ra.SIMD, ra.Widths)
+			}
+			if ra.Split > 0 && rp.Order != nil {
+				t.Errorf("%s @%s: Predict returned a block order of the split function", path, fa.Name)
+			}
+		}
+		if err := mp.Verify(); err != nil {
+			t.Fatalf("%s: after Predict: %v", path, err)
+		}
+		if after := mp.String(); after != before {
+			t.Errorf("%s: Predict changed the module:\n%s\nwas:\n%s", path, after, before)
+		}
+	}
+}
