@@ -497,3 +497,35 @@ func (m *Model) Storage(v *ir.Value, simd int) regalloc.Storage {
 	}
 	return w.shapes[v.ID].storage(simd, m.p.GRFBytes)
 }
+
+// DivergentLoop reports a loop that work-items leave at different
+// iterations: a branch out of it on a value that is not uniform. Its
+// iterations run as long as the slowest lane of a thread needs, so a
+// wider thread wastes more of its lanes; Intel's compiler then prefers
+// SIMD16 to SIMD32, and so does the width choice.
+func (m *Model) DivergentLoop() bool {
+	pos := make([]int, m.f.NumBlocks())
+	for i, b := range m.order {
+		pos[b.ID] = i
+	}
+	for _, latch := range m.order {
+		for _, h := range latch.Succs {
+			if pos[h.ID] > pos[latch.ID] {
+				continue
+			}
+			// A back edge: the loop's blocks lie from h to latch in the
+			// layout (loops are contiguous).
+			for _, b := range m.order[pos[h.ID] : pos[latch.ID]+1] {
+				if b.Kind != ir.BlockIf || b.Control == nil || m.uni.IsUniform(b.Control) {
+					continue
+				}
+				for _, s := range b.Succs {
+					if pos[s.ID] < pos[h.ID] || pos[s.ID] > pos[latch.ID] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

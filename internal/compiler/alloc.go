@@ -105,6 +105,14 @@ func predict(f *ir.Func, p *platform.Platform, o isel.Options) (*Alloc, error) {
 	if len(ok) == 0 {
 		return nil, fmt.Errorf("no width of %s can be selected", p.Name)
 	}
+	if n := groupSize(f); why == "" && len(ok) > 1 && ok[0] == 32 && ok[1] == 16 && p.GRFBytes == 32 && !(n > 16 && n <= 32) && m.DivergentLoop() {
+		// With 32-byte registers a SIMD32 instruction is two SIMD16
+		// halves: a loop its lanes leave at different iterations costs
+		// twice the instructions for the lanes still in it. (Unless one
+		// SIMD32 thread runs a whole required work-group, which spares
+		// its barriers.)
+		ok, why = ok[1:], "divergent loop"
+	}
 	t := &regalloc.Target{
 		GRFBytes: p.GRFBytes, GRFs: grfs, SIMD: ok,
 		Reserved: func(w int) int { n, _ := m.Reserved(w); return n },
