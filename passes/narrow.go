@@ -338,8 +338,8 @@ func (n *narrower) place() {
 	}
 }
 
-// narrowWide rewrites 64-bit divisions, remainders and comparisons of
-// values known to fit in 32 bits (local ids and sizes, zero-extended
+// narrowWide rewrites 64-bit divisions, remainders, comparisons and
+// conversions to float of values known to fit in 32 bits (local ids and sizes, zero-extended
 // 32-bit values...) as their 32-bit forms: a 64-bit division is a long
 // software sequence.
 func (n *narrower) narrowWide() bool {
@@ -351,6 +351,17 @@ func (n *narrower) narrowWide() bool {
 			v := b.Values[i]
 			switch v.Op {
 			case ir.OpUDiv, ir.OpURem, ir.OpEq, ir.OpNe, ir.OpULt, ir.OpULe, ir.OpUGt, ir.OpUGe:
+			case ir.OpUToF, ir.OpSToF:
+				// A conversion to float of a value that fits in 31 bits
+				// converts its low dword (non-negative either way).
+				if a := v.Args[0]; isI64(a) && bits[a.ID] <= 31 {
+					x := detached(b, ir.OpUConv, ir.I32, a)
+					insertAt(b, i, x)
+					i++
+					v.SetArg(0, x)
+					changed = true
+				}
+				continue
 			default:
 				continue
 			}
