@@ -83,20 +83,28 @@ func (s *sel) mul64(v *ir.Value) {
 	if !st.scalar {
 		n = s.simd
 	}
+	zeroHi := func(x *ir.Value) bool {
+		// A constant below 2^32 or a zero extension: no cross product.
+		if k, ok := x.IsConst(); ok {
+			return uint64(k)>>32 == 0
+		}
+		return x.Op == ir.OpUConv && x.Args[0].Type.Kind == ir.KInt && x.Args[0].Type.Bits <= 32
+	}
 	for c := 0; c < st.lanes; c++ {
 		alo, ahi := s.half(v.Args[0], c, 0), s.half(v.Args[0], c, 1)
 		blo, bhi := s.half(v.Args[1], c, 0), s.half(v.Args[1], c, 1)
-		lo := s.temp(visa.UD, n)
-		hi := s.temp(visa.UD, n)
-		cross := s.temp(visa.UD, n)
-		s.emit(visa.OpMul, e, visa.Dst(lo, 0, 0, 1), alo, blo)
-		s.emit(visa.OpMulh, e, visa.Dst(hi, 0, 0, 1), alo, blo)
-		s.emit(visa.OpMul, e, visa.Dst(cross, 0, 0, 1), alo, bhi)
-		s.emit(visa.OpAdd, e, visa.Dst(hi, 0, 0, 1), s.whole(hi, st.scalar), s.whole(cross, st.scalar))
-		s.emit(visa.OpMul, e, visa.Dst(cross, 0, 0, 1), ahi, blo)
-		s.emit(visa.OpAdd, e, visa.Dst(hi, 0, 0, 1), s.whole(hi, st.scalar), s.whole(cross, st.scalar))
-		s.emit(visa.OpMov, e, s.halfDst(st, c, 0), s.whole(lo, st.scalar))
-		s.emit(visa.OpMov, e, s.halfDst(st, c, 1), s.whole(hi, st.scalar))
+		// Straight into the result's dwords (a fresh variable: no
+		// operand shares it).
+		s.emit(visa.OpMulh, e, s.halfDst(st, c, 1), alo, blo)
+		for i, p := range [2][2]visa.Operand{{alo, bhi}, {ahi, blo}} {
+			if zeroHi(v.Args[1-i]) {
+				continue
+			}
+			cross := s.temp(visa.UD, n)
+			s.emit(visa.OpMul, e, visa.Dst(cross, 0, 0, 1), p[0], p[1])
+			s.emit(visa.OpAdd, e, s.halfDst(st, c, 1), s.halfSrc(st, c, 1), s.whole(cross, st.scalar))
+		}
+		s.emit(visa.OpMul, e, s.halfDst(st, c, 0), alo, blo)
 	}
 }
 
