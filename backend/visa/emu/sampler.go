@@ -217,43 +217,7 @@ func (c *compiler) typed(in *visa.Inst) (func(*thread), error) {
 		if img == nil {
 			return
 		}
-		for m := chen; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
-			var at [4]int
-			for k := 0; k < 3; k++ {
-				if !coords[k].null {
-					at[k] = int(int32(t.rd(coords[k].off+4*i, 4)))
-				}
-			}
-			if img.arrayed() {
-				nd := img.coordDims()
-				at[3], at[nd] = at[nd], 0
-			}
-			b := img.texel(at)
-			var ch [4]uint64
-			if !store && b != nil {
-				ch = img.readTexel(b)
-			}
-			pos := 0
-			for k := 0; k < 4; k++ {
-				if mask&(1<<k) == 0 {
-					continue
-				}
-				r := data.off + pos*stride + 4*i
-				if store {
-					if !t.stored(r, 4, i) {
-						return
-					}
-					ch[k] = t.rd(r, 4)
-				} else if !data.null {
-					t.wr(r, 4, ch[k])
-				}
-				pos++
-			}
-			if store && b != nil {
-				img.writeTexel(b, ch, mask)
-			}
-		}
+		t.typedTexels(img, chen, coords, data, stride, mask, store)
 	}, nil
 }
 
@@ -397,43 +361,7 @@ func (c *compiler) lscTyped(in *visa.Inst) (func(*thread), error) {
 			return
 		}
 		img := sf.img
-		for m := chen; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
-			var at [4]int
-			for k := 0; k < 3; k++ {
-				if !coords[k].null {
-					at[k] = int(int32(t.rd(coords[k].off+4*i, 4)))
-				}
-			}
-			if img.arrayed() {
-				nd := img.coordDims()
-				at[3], at[nd] = at[nd], 0
-			}
-			b := img.texel(at)
-			var ch [4]uint64
-			if !store && b != nil {
-				ch = img.readTexel(b)
-			}
-			pos := 0
-			for k := 0; k < 4; k++ {
-				if mask&(1<<k) == 0 {
-					continue
-				}
-				r := data.off + pos*block + 4*i
-				if store {
-					if !t.stored(r, 4, i) {
-						return
-					}
-					ch[k] = t.rd(r, 4)
-				} else if !data.null {
-					t.wr(r, 4, ch[k])
-				}
-				pos++
-			}
-			if store && b != nil {
-				img.writeTexel(b, ch, mask)
-			}
-		}
+		t.typedTexels(img, chen, coords, data, block, mask, store)
 	}, nil
 }
 
@@ -491,4 +419,49 @@ func (c *compiler) resinfo(in *visa.Inst) (func(*thread), error) {
 			pos++
 		}
 	}, nil
+}
+
+// typedTexels moves the texels of the enabled channels chen at integer
+// coordinates (u, v, r raw operands of dwords) between img and data:
+// each enabled color in a block of stride bytes, in RGBA order (typed
+// reads and writes, legacy and LSC alike). Writes outside the image are
+// dropped; reads outside it give zeros.
+func (t *thread) typedTexels(img *image, chen uint32, coords [4]rawOp, data rawOp, stride, mask int, store bool) {
+	for m := chen; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		var at [4]int
+		for k := 0; k < 3; k++ {
+			if !coords[k].null {
+				at[k] = int(int32(t.rd(coords[k].off+4*i, 4)))
+			}
+		}
+		if img.arrayed() {
+			nd := img.coordDims()
+			at[3], at[nd] = at[nd], 0
+		}
+		b := img.texel(at)
+		var ch [4]uint64
+		if !store && b != nil {
+			ch = img.readTexel(b)
+		}
+		pos := 0
+		for k := 0; k < 4; k++ {
+			if mask&(1<<k) == 0 {
+				continue
+			}
+			r := data.off + pos*stride + 4*i
+			if store {
+				if !t.stored(r, 4, i) {
+					return
+				}
+				ch[k] = t.rd(r, 4)
+			} else if !data.null {
+				t.wr(r, 4, ch[k])
+			}
+			pos++
+		}
+		if store && b != nil {
+			img.writeTexel(b, ch, mask)
+		}
+	}
 }
