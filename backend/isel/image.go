@@ -237,10 +237,6 @@ func (s *sel) imageSizeOf(img imageRef) imageSize {
 	if d := s.k.Lookup(name); d != nil {
 		return imageSize{d: d, f: s.k.Lookup(name + "F")}
 	}
-	resinfo, ok := visa.OpNamed("resinfo")
-	if !ok || resinfo.Info().Args != 3 {
-		s.fail("image size queries need the vISA resinfo message (surface, lod, destination), which the vISA op table lacks")
-	}
 	body := s.k.Body
 	s.k.Body = nil
 	// One SIMD8 message, unmasked: it has no side effect, and every
@@ -252,7 +248,7 @@ func (s *sel) imageSizeOf(img imageRef) imageSize {
 	z := imageSize{d: s.k.Decl(name, visa.D, 8, visa.AlignDword), f: s.k.Decl(name+"F", visa.F, 4, visa.AlignDword)}
 	s.emit(visa.OpMov, visa.NM(n), visa.Dst(lod, 0, 0, 1), visa.ImmInt(visa.UD, 0))
 	t := s.bindImage(img)
-	s.k.Emit(&visa.Inst{Op: resinfo, Exec: visa.NM(n), Lits: []int64{0xf}, Args: []visa.Operand{visa.State(t), visa.Raw(lod, 0), visa.Raw(res, 0)}})
+	s.k.Emit(&visa.Inst{Op: visa.OpResinfo, Exec: visa.NM(n), Lits: []int64{0xf}, Args: []visa.Operand{visa.State(t), visa.Raw(lod, 0), visa.Raw(res, 0)}})
 	// resinfo returns width, height and depth (or the layer count) in
 	// R, G and B for every surface type, in the order of the query.
 	for k := 0; k < img.ncoord(); k++ {

@@ -12,7 +12,6 @@ import (
 
 	"spv2visa/backend/isel"
 	"spv2visa/backend/platform"
-	"spv2visa/backend/visa"
 	"spv2visa/backend/visa/emu"
 	"spv2visa/backend/zebin"
 	"spv2visa/internal/oracle"
@@ -163,7 +162,6 @@ func firstDiff(got, want []byte) string {
 // emulator with the IR interpreter, for every image shape.
 func TestImageOps(t *testing.T) {
 	fin := &zebin.Finalizer{Path: oracle.Tool(t, "GenX_IR")}
-	_, resinfo := visa.OpNamed("resinfo")
 	for _, dev := range imageDevices {
 		p, err := platform.Lookup(dev)
 		if err != nil {
@@ -172,9 +170,6 @@ func TestImageOps(t *testing.T) {
 		for _, c := range diffCases() {
 			c := c
 			t.Run(dev+"/"+c.name, func(t *testing.T) {
-				if !resinfo && strings.Contains(c.src, "imagequery") {
-					t.Skip("the vISA op table lacks resinfo, which size queries need")
-				}
 				err := c.run(t, fin, p)
 				switch {
 				case err == nil && c.excluded != "":

@@ -12,7 +12,6 @@ import (
 
 	"spv2visa/backend/isel"
 	"spv2visa/backend/platform"
-	"spv2visa/backend/visa"
 	"spv2visa/backend/visa/emu"
 	"spv2visa/backend/zebin"
 	"spv2visa/internal/oracle"
@@ -125,9 +124,6 @@ func b2i(b bool) int {
 // linear, integer and float coordinates, for each image shape, at SIMD
 // 8, 16 and 32.
 func TestLiteralSamplers(t *testing.T) {
-	if _, ok := visa.OpNamed("resinfo"); !ok {
-		t.Skip("the vISA op table lacks resinfo, which literal samplers need for the image size")
-	}
 	fin := &zebin.Finalizer{Path: oracle.Tool(t, "GenX_IR")}
 	r := rand.New(rand.NewSource(1))
 	modes := []string{"none", "clamp_to_edge", "clamp", "repeat", "mirrored_repeat"}

@@ -12,7 +12,6 @@ import (
 
 	"spv2visa/backend/isel"
 	"spv2visa/backend/platform"
-	"spv2visa/backend/visa"
 	"spv2visa/backend/visa/emu"
 	"spv2visa/backend/zebin"
 	"spv2visa/frontend/lower"
@@ -39,15 +38,6 @@ var imageDevices = []string{"tgllp", "dg2"}
 var imageUnsupported = map[string]string{
 	// ze_info 1.9 cannot pass an image's format and no message reads it.
 	"volume_slice": "get_image_channel_order is not supported",
-}
-
-// waitsForResinfo reports an error of a kernel that needs the resinfo
-// message while the vISA op table lacks it (another part of the
-// backend's work in progress): such kernels are skipped until it is
-// there.
-func waitsForResinfo(err error) bool {
-	_, ok := visa.OpNamed("resinfo")
-	return !ok && err != nil && strings.Contains(err.Error(), "resinfo message")
 }
 
 // imageKernel is one image kernel compiled for a device.
@@ -130,12 +120,7 @@ func TestImageCorpus(t *testing.T) {
 				igc := igcZeInfo(t, dev, module)
 				zf := &zebin.File{Platform: p, ZeInfoVersion: zeinfo.Version}
 				c := zeinfo.New()
-				var waiting []string
 				for _, k := range ks {
-					if waitsForResinfo(k.err) {
-						waiting = append(waiting, k.name)
-						continue
-					}
 					want, unsupported := imageUnsupported[k.name]
 					switch {
 					case unsupported && k.err == nil:
@@ -163,9 +148,6 @@ func TestImageCorpus(t *testing.T) {
 					compareImageArgs(t, k.name, &k.info, igc[k.name])
 					c.Kernels = append(c.Kernels, k.info)
 					zf.Kernels = append(zf.Kernels, zebin.Kernel{Name: k.name, Code: res.Code})
-				}
-				if waiting != nil {
-					defer t.Skipf("%v need resinfo, which the vISA op table lacks", waiting)
 				}
 				if len(c.Kernels) == 0 {
 					return
@@ -289,9 +271,6 @@ func TestImageLaunches(t *testing.T) {
 				key := dev + "/" + l.ID()
 				t.Run(key, func(t *testing.T) {
 					err := runImageLaunch(k, p, l)
-					if waitsForResinfo(err) {
-						t.Skip("the vISA op table lacks resinfo, which this kernel needs")
-					}
 					why, excluded := imageLaunchExcluded[key]
 					switch {
 					case err == nil && excluded:
