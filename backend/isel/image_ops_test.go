@@ -63,14 +63,13 @@ type diffArg struct {
 // diffCase is one kernel launch run on the interpreter and on the
 // emulator.
 type diffCase struct {
-	name     string
-	src      string
-	simd     int
-	global   [3]int
-	local    [3]int
-	dims     int
-	args     []diffArg
-	excluded string // why the emulator cannot run it yet
+	name   string
+	src    string
+	simd   int
+	global [3]int
+	local  [3]int
+	dims   int
+	args   []diffArg
 }
 
 var diffModes = map[emu.AddrMode]uint8{emu.AddrNone: ir.AddrNone, emu.AddrClampToEdge: ir.AddrClampToEdge,
@@ -170,13 +169,7 @@ func TestImageOps(t *testing.T) {
 		for _, c := range diffCases() {
 			c := c
 			t.Run(dev+"/"+c.name, func(t *testing.T) {
-				err := c.run(t, fin, p)
-				switch {
-				case err == nil && c.excluded != "":
-					t.Errorf("passes but is listed as excluded (%s)", c.excluded)
-				case err != nil && c.excluded != "":
-					t.Skipf("excluded (%s): %v", c.excluded, err)
-				case err != nil:
+				if err := c.run(t, fin, p); err != nil {
 					t.Error(err)
 				}
 			})

@@ -232,11 +232,6 @@ func compareImageArgs(t *testing.T, name string, ours, igc *zeinfo.Kernel) {
 	}
 }
 
-// imageLaunchExcluded are image launches the emulator cannot check yet,
-// by device/launch id, with the reason. The test fails when one of
-// them passes, so the list stays current.
-var imageLaunchExcluded = map[string]string{}
-
 // TestImageLaunches runs the corpus's image launches on the emulator,
 // with our vISA and ze_info, and compares the outputs with the PoCL
 // references.
@@ -270,14 +265,7 @@ func TestImageLaunches(t *testing.T) {
 				}
 				key := dev + "/" + l.ID()
 				t.Run(key, func(t *testing.T) {
-					err := runImageLaunch(k, p, l)
-					why, excluded := imageLaunchExcluded[key]
-					switch {
-					case err == nil && excluded:
-						t.Errorf("passes but is listed as excluded (%s)", why)
-					case err != nil && excluded:
-						t.Skipf("excluded (%s): %v", why, err)
-					case err != nil:
+					if err := runImageLaunch(k, p, l); err != nil {
 						t.Error(err)
 					}
 				})

@@ -108,14 +108,7 @@ func TestInt64Ops(t *testing.T) {
 			for _, simd := range p.SIMD {
 				c, simd := c, simd
 				t.Run(fmt.Sprintf("%s/%s/simd%d", dev, c.name, simd), func(t *testing.T) {
-					err := c.run(t, genx, p, simd)
-					why := i64Excluded[dev+"/"+c.name]
-					switch {
-					case err == nil && why != "":
-						t.Errorf("passes but is listed as excluded (%s)", why)
-					case err != nil && why != "":
-						t.Skipf("excluded (%s): %v", why, strings.SplitN(err.Error(), "\n", 2)[0])
-					case err != nil:
+					if err := c.run(t, genx, p, simd); err != nil {
 						t.Error(err)
 					}
 				})
@@ -123,10 +116,6 @@ func TestInt64Ops(t *testing.T) {
 		}
 	}
 }
-
-// i64Excluded lists the cases whose results cannot match yet, by
-// device/case, with the reason.
-var i64Excluded = map[string]string{}
 
 // i64Op is one conversion or division of a case: IR op, flags, result
 // element type.
