@@ -72,16 +72,9 @@ func back(m *mb, x *ir.Value, s *ir.Type) *ir.Value {
 // squares after scaling by a power of two picked from the largest
 // magnitude, so that it neither overflows nor underflows.
 func geom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
-	at := a[0].Type
-	if !geomFormat(m, at) || len(a) < 1 || dist && (len(a) != 2 || a[1].Type != at) {
+	xs := geomLanes(m, a, dist)
+	if xs == nil {
 		return nil
-	}
-	xs := mlLanes(m, a[0])
-	if dist {
-		ys := mlLanes(m, a[1])
-		for i := range xs {
-			xs[i] = m.sub(xs[i], ys[i])
-		}
 	}
 	mx := m.c(0)
 	for _, x := range xs {
@@ -129,13 +122,12 @@ func geom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
 	return m.sel(zero, a[0], r)
 }
 
-// fastGeom is fast_length, fast_distance and fast_normalize as OpenCL
-// defines them: half_sqrt of the dot product, and the vector times
-// half_rsqrt of it (the vector itself when all zero), within 8192 ulp
-// and without guarding against overflow.
-func fastGeom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
+// geomLanes checks a geometric function's arguments and returns the
+// lanes it works on: its vector's, or for a distance the differences of
+// its two vectors' (nil when the arguments do not fit).
+func geomLanes(m *mb, a []*ir.Value, dist bool) []*ir.Value {
 	at := a[0].Type
-	if !geomFormat(m, at) || len(a) < 1 || dist && (len(a) != 2 || a[1].Type != at) || at.Scalar() == ir.F64 {
+	if !geomFormat(m, at) || dist && (len(a) != 2 || a[1].Type != at) {
 		return nil
 	}
 	xs := mlLanes(m, a[0])
@@ -144,6 +136,21 @@ func fastGeom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
 		for i := range xs {
 			xs[i] = m.sub(xs[i], ys[i])
 		}
+	}
+	return xs
+}
+
+// fastGeom is fast_length, fast_distance and fast_normalize as OpenCL
+// defines them: half_sqrt of the dot product, and the vector times
+// half_rsqrt of it (the vector itself when all zero), within 8192 ulp
+// and without guarding against overflow.
+func fastGeom(m *mb, a []*ir.Value, rt *ir.Type, dist, norm bool) *ir.Value {
+	if a[0].Type.Scalar() == ir.F64 {
+		return nil
+	}
+	xs := geomLanes(m, a, dist)
+	if xs == nil {
+		return nil
 	}
 	sum := m.mul(xs[0], xs[0])
 	for _, x := range xs[1:] {

@@ -136,8 +136,12 @@ func (s *sel) load(v *ir.Value) {
 	if st.preds != nil {
 		s.fail("loads of booleans are not supported")
 	}
-	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
-		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true, surf: s.surface(ptr)}
+	s.transfer(v, access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true, surf: s.surface(ptr)})
+}
+
+// transfer moves a's data, through a generic pointer by space.
+func (s *sel) transfer(v *ir.Value, a access) {
 	if a.space == ir.SpaceGeneric {
 		s.generic(v, a.ptr, func(space ir.Space, p *store) {
 			a.space, a.ptr = space, p
@@ -166,14 +170,7 @@ func (s *sel) storeOp(v *ir.Value) {
 	if ptr.Type.Space != ir.SpaceLocal && a.surf == 0 {
 		s.statelessWrites = true
 	}
-	if a.space == ir.SpaceGeneric {
-		s.generic(v, a.ptr, func(space ir.Space, p *store) {
-			a.space, a.ptr = space, p
-			s.memory(a)
-		})
-		return
-	}
-	s.memory(a)
+	s.transfer(v, a)
 }
 
 // privLoad reads a by-value argument's bytes.
