@@ -119,6 +119,13 @@ type memKey struct {
 func combineLoads(b *ir.Block, pool *constPool) {
 	// Segments between writes; in each, loads by base and size.
 	groups := map[memKey][]memRef{}
+	// seen holds the offsets each group has (a second load of one is
+	// left to CSE), so that a long block stays linear.
+	type place struct {
+		k   memKey
+		off int64
+	}
+	seen := map[place]bool{}
 	var order []memKey
 	type edit struct{ group []memRef }
 	var edits []edit
@@ -128,17 +135,14 @@ func combineLoads(b *ir.Block, pool *constPool) {
 				edits = append(edits, edit{r})
 			}
 		}
-		groups, order = map[memKey][]memRef{}, nil
+		groups, order, seen = map[memKey][]memRef{}, nil, map[place]bool{}
 	}
 	for i, v := range b.Values {
 		if v.Op == ir.OpLoad && combinable(v, v.Args[0], v.Type) {
 			base, off := memAddr(v.Args[0])
 			k := memKey{base, v.Type.Size()}
-			dup := false
-			for _, r := range groups[k] {
-				dup = dup || r.off == off
-			}
-			if !dup {
+			if !seen[place{k, off}] {
+				seen[place{k, off}] = true
 				if groups[k] == nil {
 					order = append(order, k)
 				}
