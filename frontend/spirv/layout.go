@@ -31,7 +31,7 @@ import (
 type layoutKey struct {
 	op     grammar.Opcode
 	wc     uint16
-	s1, s2 uint32 // selector words (see layoutSel), 0 when absent
+	s1, s2 uint32 // selector words (see opFact.sel), 0 when absent
 }
 
 type layoutSlot struct {
@@ -54,69 +54,9 @@ const layoutMaxSlots = 1 << 15
 // ones (fuzzing) must not make it grow without end.
 const sharedMaxLayouts = 1 << 13
 
-// layoutSel gives, per opcode, the word position of its first enumerant
-// operand when every operand before it takes one word and is always
-// present (0 otherwise): the word whose value, with the word count,
-// decides the instruction's layout.
-var layoutSel = func() []uint8 {
-	var t []uint8
-	for _, in := range grammar.Insts() {
-		for int(in.Opcode) >= len(t) {
-			t = append(t, 0)
-		}
-		pos := 1
-		for _, o := range in.Operands {
-			c := o.Kind.Category()
-			if c == grammar.ValueEnum || c == grammar.BitEnum {
-				t[in.Opcode] = uint8(pos)
-				break
-			}
-			if o.Quant != grammar.One || (c != grammar.ID && o.Kind != grammar.KindLiteralInteger) || pos >= 255 {
-				break
-			}
-			pos++
-		}
-	}
-	// OpExtInst is keyed by its set (word 3, see extCode) and
-	// instruction (word 4).
-	t[grammar.OpExtInst] = 3
-	// A constant by how its type reads literals (see key).
-	t[grammar.OpConstant] = selNumber
-	t[grammar.OpSpecConstant] = selNumber
-	return t
-}()
-
-// selNumber is the layoutSel of the opcodes whose layout is decided by
+// selNumber is the opFact.sel of the opcodes whose layout is decided by
 // the literal type of their Result Type (word 1).
 const selNumber = 255
-
-// layoutStr gives, per opcode, the word position of a literal string
-// that is the opcode's last operand when every operand before it takes
-// one word and is always present, and the opcode has no enumerant (0
-// otherwise): such an instruction has the layout of its word count when
-// its string ends in its last word.
-var layoutStr = func() []uint8 {
-	var t []uint8
-	for _, in := range grammar.Insts() {
-		for int(in.Opcode) >= len(t) {
-			t = append(t, 0)
-		}
-		if in.Opcode == grammar.OpExtInstImport {
-			continue // read for the set it names
-		}
-		for pos, o := range in.Operands {
-			c := o.Kind.Category()
-			if o.Kind == grammar.KindLiteralString && o.Quant == grammar.One && pos == len(in.Operands)-1 {
-				t[in.Opcode] = uint8(pos + 1)
-				break
-			}
-			if o.Quant != grammar.One || (c != grammar.ID && o.Kind != grammar.KindLiteralInteger) || pos >= 250 {
-				break
-			}
-		}
-	}
-	return t
-}()
 
 // extNonSemantic is the extCode of a NonSemantic set.
 const extNonSemantic = 0xff
@@ -162,11 +102,11 @@ func (x *extImports) code(id ID) uint8 {
 // key returns the layout key of an instruction, and false when it has
 // none (an unknown opcode, or an OpExtInst of a set not imported).
 func (r *reader) key(op grammar.Opcode, ws []uint32) (layoutKey, bool) {
-	if int(op) >= len(layoutSel) {
+	if grammar.Lookup(op) == nil {
 		return layoutKey{}, false
 	}
 	k := layoutKey{op: op, wc: uint16(len(ws))}
-	if p := int(layoutSel[op]); p == selNumber {
+	if p := int(opFacts[op].sel); p == selNumber {
 		if len(ws) < 2 {
 			return k, true
 		}
@@ -337,11 +277,8 @@ func (r *reader) apply(in *Inst, ws []uint32, bound uint32) int {
 	// The common case first, without a call (which would cost the
 	// function its registers).
 	op := in.Opcode
-	if int(op) >= len(layoutSel) {
-		return r.applyAny(in, ws, bound)
-	}
 	k := layoutKey{op: op, wc: uint16(len(ws))}
-	switch p := layoutSel[op]; {
+	switch p := opFacts[op].sel; {
 	case p == 0:
 	case op == grammar.OpExtInst:
 		if len(ws) <= 4 || ws[3] != uint32(r.ext.lastID) || r.ext.lastID == 0 {
@@ -378,11 +315,8 @@ func (r *reader) apply(in *Inst, ws []uint32, bound uint32) int {
 // applyAny is apply for every instruction.
 func (r *reader) applyAny(in *Inst, ws []uint32, bound uint32) int {
 	op := in.Opcode
-	if int(op) >= len(layoutSel) {
-		return layoutNone
-	}
 	k := layoutKey{op: op, wc: uint16(len(ws))}
-	if layoutSel[op] != 0 {
+	if opFacts[op].sel != 0 {
 		var ok bool
 		if k, ok = r.key(op, ws); !ok {
 			return layoutNone
@@ -495,8 +429,8 @@ func (r *reader) remember(in *Inst, ws []uint32, ops []Operand) {
 // layoutOf completes s, the layout of the decoded instruction in whose
 // operands are ops[in.ops:], and reports whether its shape decides it.
 func layoutOf(s *layoutSlot, in *Inst, ws []uint32, ops []Operand) bool {
-	sel := int(layoutSel[in.Opcode])
-	str := int(layoutStr[in.Opcode])
+	sel := int(opFacts[in.Opcode].sel)
+	str := int(opFacts[in.Opcode].str)
 	for _, o := range ops[in.ops : in.ops+uint32(in.nops)] {
 		switch {
 		case o.Kind == grammar.KindLiteralString:

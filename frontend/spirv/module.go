@@ -260,26 +260,11 @@ func SectionOf(in *Inst) Section {
 		}
 		return SecGlobal
 	}
-	if int(in.Opcode) < len(sections) && sections[in.Opcode] != 0 {
-		return sections[in.Opcode] - 1
+	if s := opFacts[in.Opcode].section; s != 0 {
+		return s - 1
 	}
 	return sectionOf(in.Opcode)
 }
-
-// sections holds 1 + the section of each opcode the grammar knows but
-// OpExtInst, 0 for the others.
-var sections = func() []Section {
-	var t []Section
-	for _, in := range grammar.Insts() {
-		for int(in.Opcode) >= len(t) {
-			t = append(t, 0)
-		}
-		if in.Opcode != grammar.OpExtInst {
-			t[in.Opcode] = 1 + sectionOf(in.Opcode)
-		}
-	}
-	return t
-}()
 
 func sectionOf(op grammar.Opcode) Section {
 	switch op {
@@ -349,36 +334,29 @@ const (
 	splitTerminator
 )
 
-var splitClass = func() []uint8 {
-	var t []uint8
-	for _, in := range grammar.Insts() {
-		for int(in.Opcode) >= len(t) {
-			t = append(t, splitPlain)
-		}
-		c := splitPlain
-		switch op := in.Opcode; {
-		case op == grammar.OpDecorate || op == grammar.OpDecorateId || op == grammar.OpDecorateString ||
-			op == grammar.OpMemberDecorate || op == grammar.OpMemberDecorateString || op == grammar.OpMemberDecorateIdEXT:
-			c = splitDecorate
-		case op == grammar.OpGroupDecorate || op == grammar.OpGroupMemberDecorate:
-			c = splitGroupDecorate
-		case op == grammar.OpFunction:
-			c = splitFunction
-		case op == grammar.OpFunctionEnd:
-			c = splitFunctionEnd
-		case op == grammar.OpFunctionParameter:
-			c = splitParam
-		case op == grammar.OpLabel:
-			c = splitLabel
-		case op == grammar.OpLine || op == grammar.OpNoLine || op == grammar.OpNop:
-			c = splitDebug
-		case IsTerminator(op):
-			c = splitTerminator
-		}
-		t[in.Opcode] = c
+// splitClassOf returns the class of op for funcSplitter.
+func splitClassOf(op grammar.Opcode) uint8 {
+	switch {
+	case op == grammar.OpDecorate || op == grammar.OpDecorateId || op == grammar.OpDecorateString ||
+		op == grammar.OpMemberDecorate || op == grammar.OpMemberDecorateString || op == grammar.OpMemberDecorateIdEXT:
+		return splitDecorate
+	case op == grammar.OpGroupDecorate || op == grammar.OpGroupMemberDecorate:
+		return splitGroupDecorate
+	case op == grammar.OpFunction:
+		return splitFunction
+	case op == grammar.OpFunctionEnd:
+		return splitFunctionEnd
+	case op == grammar.OpFunctionParameter:
+		return splitParam
+	case op == grammar.OpLabel:
+		return splitLabel
+	case op == grammar.OpLine || op == grammar.OpNoLine || op == grammar.OpNop:
+		return splitDebug
+	case IsTerminator(op):
+		return splitTerminator
 	}
-	return t
-}()
+	return splitPlain
+}
 
 // fail records the first nesting error, to be built once the module is
 // decoded (its message names blocks by their OpName).
@@ -389,10 +367,7 @@ func (s *funcSplitter) fail(err func(m *Module) *Error) {
 
 // inst takes instruction i, of opcode op.
 func (s *funcSplitter) inst(m *Module, i int, op grammar.Opcode) {
-	c := splitPlain
-	if int(op) < len(splitClass) {
-		c = splitClass[op]
-	}
+	c := opFacts[op].split
 	if c == splitPlain && s.inBlock || s.fn == -2 {
 		return // the commonest case, or stopped
 	}

@@ -329,48 +329,19 @@ func (r *reader) scan() error {
 	return nil
 }
 
-// plan is a precomputed decoding recipe for an opcode: a prefix of
-// operands that are always present and take one word with no parameters
-// (ids and literal integers), decoded without the general machinery.
-type plan struct {
-	prefix []grammar.Kind
-	rest   []grammar.Operand // the grammar operands after the prefix
-}
-
-var plans = func() []plan {
-	var ps []plan
-	for _, in := range grammar.Insts() {
-		for int(in.Opcode) >= len(ps) {
-			ps = append(ps, plan{})
-		}
-		p := plan{rest: in.Operands}
-		for _, o := range in.Operands {
-			if o.Quant != grammar.One || (o.Kind.Category() != grammar.ID && o.Kind != grammar.KindLiteralInteger) {
-				break
-			}
-			p.prefix = append(p.prefix, o.Kind)
-			p.rest = p.rest[1:]
-		}
-		// OpSwitch's literals depend on the selector; keep it general.
-		if in.Opcode == grammar.OpSwitch {
-			p = plan{rest: in.Operands}
-		}
-		ps[in.Opcode] = p
-	}
-	return ps
-}()
-
 // decode decodes the operands of in by the grammar.
 func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 	off := int(in.Offset)
 	ws := in.Words()
 	start := len(r.ops)
-	pl := &plans[in.Opcode]
+	// The operands of the opcode's prefix (see opFact) are read
+	// directly, the rest by the grammar.
+	rest := info.Operands
 	pos := 1
-	if len(pl.prefix) < len(ws) {
+	if n := int(opFacts[in.Opcode].prefix); n < len(ws) {
 		bound := r.m.Header.Bound
-		for _, k := range pl.prefix {
-			w := ws[pos]
+		for _, o := range info.Operands[:n] {
+			k, w := o.Kind, ws[pos]
 			if k != grammar.KindLiteralInteger {
 				if w == 0 || w >= bound {
 					return r.instErr(off, "binary.id-bound", "<id> %d of operand %s is outside 0 < id < bound (%d)", w, opName(info.Operands[pos-1]), bound)
@@ -388,13 +359,12 @@ func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 		if in.Opcode == grammar.OpTypeInt || in.Opcode == grammar.OpTypeFloat {
 			r.noteResult(in)
 		}
-	} else {
-		pl = &plan{rest: info.Operands}
+		rest = info.Operands[n:]
 	}
 	// pending is a stack of the operands still expected, next on top.
 	r.pending = r.pending[:0]
-	for i := len(pl.rest) - 1; i >= 0; i-- {
-		r.pending = append(r.pending, pl.rest[i])
+	for i := len(rest) - 1; i >= 0; i-- {
+		r.pending = append(r.pending, rest[i])
 	}
 	for len(r.pending) > 0 {
 		o := r.pending[len(r.pending)-1]

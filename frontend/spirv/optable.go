@@ -1,0 +1,98 @@
+package spirv
+
+import "spv2visa/grammar"
+
+// opFact is what the reader needs to know of an opcode, derived from
+// the grammar. The facts of every opcode sit in one table (opFacts), so
+// that reading an instruction looks at one place, and the table is
+// filled in one pass over the grammar at start-up, without allocation.
+type opFact struct {
+	// prefix is the number of operands, from the first, that are always
+	// present and take one word with no parameters (<id>s and literal
+	// integers): decode reads them without the general machinery.
+	prefix uint8
+	// sel is the word position of the first enumerant operand when
+	// every operand before it is such a one (0 otherwise): the word
+	// whose value, with the word count, decides the instruction's
+	// layout. selNumber for constants, 3 for OpExtInst (see key).
+	sel uint8
+	// str is the word position of a literal string that is the last
+	// operand when every operand before it is such a one and there is no
+	// enumerant (0 otherwise): an instruction whose string ends in its
+	// last word has the layout of its word count.
+	str uint8
+	// split is the opcode's class for funcSplitter.
+	split uint8
+	// section is 1 + the layout section of the opcode (see SectionOf),
+	// 0 for OpExtInst and the opcodes the grammar does not know.
+	section Section
+}
+
+// opFacts holds the facts of every 16-bit opcode, so that a look-up
+// needs no bounds check; those the grammar does not know are zero.
+var opFacts [1 << 16]opFact
+
+func init() {
+	for i := range grammar.Insts() {
+		in := &grammar.Insts()[i]
+		opFacts[in.Opcode] = opFactOf(in)
+	}
+}
+
+func opFactOf(in *grammar.Inst) opFact {
+	var f opFact
+	// oneWord reports whether an operand always takes one word of its
+	// own: an <id> or a literal integer, neither optional nor repeated.
+	oneWord := func(o grammar.Operand) bool {
+		return o.Quant == grammar.One && (o.Kind.Category() == grammar.ID || o.Kind == grammar.KindLiteralInteger)
+	}
+	for _, o := range in.Operands {
+		if !oneWord(o) || f.prefix == 255 {
+			break
+		}
+		f.prefix++
+	}
+	// OpSwitch's literals depend on the selector; keep it general.
+	if in.Opcode == grammar.OpSwitch {
+		f.prefix = 0
+	}
+
+	pos := 1
+	for _, o := range in.Operands {
+		c := o.Kind.Category()
+		if c == grammar.ValueEnum || c == grammar.BitEnum {
+			f.sel = uint8(pos)
+			break
+		}
+		if !oneWord(o) || pos >= 255 {
+			break
+		}
+		pos++
+	}
+	switch in.Opcode {
+	case grammar.OpExtInst:
+		// Keyed by its set (word 3, see extCode) and instruction (word 4).
+		f.sel = 3
+	case grammar.OpConstant, grammar.OpSpecConstant:
+		// By how its type reads literals (see key).
+		f.sel = selNumber
+	}
+
+	if in.Opcode != grammar.OpExtInstImport { // read for the set it names
+		for pos, o := range in.Operands {
+			if o.Kind == grammar.KindLiteralString && o.Quant == grammar.One && pos == len(in.Operands)-1 {
+				f.str = uint8(pos + 1)
+				break
+			}
+			if !oneWord(o) || pos >= 250 {
+				break
+			}
+		}
+	}
+
+	f.split = splitClassOf(in.Opcode)
+	if in.Opcode != grammar.OpExtInst {
+		f.section = 1 + sectionOf(in.Opcode)
+	}
+	return f
+}
