@@ -116,7 +116,7 @@ func (r *reader) key(op grammar.Opcode, ws []uint32) (layoutKey, bool) {
 		}
 		k.s1 = 1<<16 | uint32(nt.words)<<8 | uint32(nt.num)
 	} else if p > 0 && p < len(ws) {
-		k.s1 = ws[p]
+		k.s1, k.s2 = ws[p], selWord2(op, ws, p)
 		if op == grammar.OpExtInst {
 			if len(r.ext.ids) > 64 {
 				return layoutKey{}, false // hostile: decode every one
@@ -289,6 +289,9 @@ func (r *reader) apply(in *Inst, ws []uint32, bound uint32) int {
 		return r.applyAny(in, ws, bound)
 	case int(p) < len(ws):
 		k.s1 = ws[p]
+		if opFacts[op].sel2 != 0 {
+			k.s2 = selWord2(op, ws, int(p))
+		}
 	}
 	h := layoutHash(k, 64-8) * 2
 	s := &r.sc.recent[h]
@@ -455,7 +458,7 @@ func layoutOf(s *layoutSlot, in *Inst, ws []uint32, ops []Operand) bool {
 			}
 			continue
 		case grammar.ValueEnum, grammar.BitEnum:
-			if int(o.Off) == sel {
+			if int(o.Off) == sel || int(o.Off) == sel+1 && opFacts[in.Opcode].sel2 != 0 {
 				continue
 			}
 			return false // an enumerant the key does not hold

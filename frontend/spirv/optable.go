@@ -16,6 +16,13 @@ type opFact struct {
 	// whose value, with the word count, decides the instruction's
 	// layout. selNumber for constants, 3 for OpExtInst (see key).
 	sel uint8
+	// sel2 tells whether the word after sel may be an enumerant as well,
+	// which then decides the layout too (see selWord2): always (the next
+	// operand is one: OpMemoryModel), or when sel's enumerant has one as
+	// its first parameter (OpDecorate BuiltIn, FuncParamAttr).
+	sel2 uint8
+	// selKind is the kind of the operand at sel.
+	selKind grammar.Kind
 	// str is the word position of a literal string that is the last
 	// operand when every operand before it is such a one and there is no
 	// enumerant (0 otherwise): an instruction whose string ends in its
@@ -58,10 +65,16 @@ func opFactOf(in *grammar.Inst) opFact {
 	}
 
 	pos := 1
-	for _, o := range in.Operands {
+	for j, o := range in.Operands {
 		c := o.Kind.Category()
 		if c == grammar.ValueEnum || c == grammar.BitEnum {
-			f.sel = uint8(pos)
+			f.sel, f.selKind = uint8(pos), o.Kind
+			switch {
+			case j+1 < len(in.Operands) && isEnum(in.Operands[j+1].Kind):
+				f.sel2 = sel2Always
+			case len(enumParamEnums(o.Kind)) > 0:
+				f.sel2 = sel2Param
+			}
 			break
 		}
 		if !oneWord(o) || pos >= 255 {
@@ -72,10 +85,10 @@ func opFactOf(in *grammar.Inst) opFact {
 	switch in.Opcode {
 	case grammar.OpExtInst:
 		// Keyed by its set (word 3, see extCode) and instruction (word 4).
-		f.sel = 3
+		f.sel, f.sel2 = 3, 0
 	case grammar.OpConstant, grammar.OpSpecConstant:
 		// By how its type reads literals (see key).
-		f.sel = selNumber
+		f.sel, f.sel2 = selNumber, 0
 	}
 
 	if in.Opcode != grammar.OpExtInstImport { // read for the set it names
@@ -95,4 +108,51 @@ func opFactOf(in *grammar.Inst) opFact {
 		f.section = 1 + sectionOf(in.Opcode)
 	}
 	return f
+}
+
+func isEnum(k grammar.Kind) bool {
+	c := k.Category()
+	return c == grammar.ValueEnum || c == grammar.BitEnum
+}
+
+// Values of opFact.sel2.
+const (
+	sel2Always = 1 + iota
+	sel2Param
+)
+
+// paramEnums holds, per operand kind, the values of the enumerants
+// whose first parameter is an enumerant.
+var paramEnums [256][]uint32
+
+func enumParamEnums(k grammar.Kind) []uint32 {
+	if paramEnums[k] == nil {
+		vs := []uint32{}
+		for _, e := range k.Info().Enumerants {
+			if len(e.Params) > 0 && isEnum(e.Params[0].Kind) {
+				vs = append(vs, e.Value)
+			}
+		}
+		paramEnums[k] = vs
+	}
+	return paramEnums[k]
+}
+
+// selWord2 returns the second word of the layout key of an instruction
+// of opcode op whose first selector word is ws[p] (see opFact.sel2), 0
+// when there is none.
+func selWord2(op grammar.Opcode, ws []uint32, p int) uint32 {
+	f := &opFacts[op]
+	if f.sel2 == 0 || p+1 >= len(ws) {
+		return 0
+	}
+	if f.sel2 == sel2Param {
+		for _, v := range paramEnums[f.selKind] {
+			if v == ws[p] {
+				return ws[p+1]
+			}
+		}
+		return 0
+	}
+	return ws[p+1]
 }
