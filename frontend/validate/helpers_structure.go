@@ -1167,7 +1167,10 @@ func newStScan(c *checker) *stScan {
 		sub[k] = checker{m: m, opts: c.opts, dis: c.dis, diags: sub[k].diags[:0]}
 	}
 	ci, co, cl := &sub[0], &sub[1], &sub[2]
-	ids, ops := newIDsChecker(ci, v, c.r), newOpx(co, v, c.r)
+	ids := newIDsChecker(ci, v, c.r)
+	// (A local, see opx.dispatch.)
+	ox := newOpx(co, v)
+	ops := &ox
 	lay := layoutWalk{c: cl, v: v}
 	sc.env = newEnvIndex(m, c.r)
 	env := sc.env

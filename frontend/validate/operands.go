@@ -214,16 +214,10 @@ func checkOperands(c *checker) {
 	c.diags = append(c.diags, stScanOf(c).operands...)
 }
 
-// newOpx prepares the operand checks, in r's memory when r is not nil.
-func newOpx(c *checker, v *stView, r *run) *opx {
+// newOpx prepares the operand checks.
+func newOpx(c *checker, v *stView) opx {
 	m := c.m
-	var x *opx
-	if r != nil {
-		x = &r.opx
-	} else {
-		x = &opx{}
-	}
-	*x = opx{c: c, v: v}
+	x := opx{c: c, v: v}
 	for i := 0; i < v.fa.firstFunc && i < len(m.Insts); i++ {
 		if in := &m.Insts[i]; in.Opcode == grammar.OpMemoryModel {
 			if w, ok := stOpWord(in, 0); ok {
@@ -278,45 +272,138 @@ func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFu
 func opxNeeded(op grammar.Opcode) bool { return opxNeeds[op] }
 
 var opxNeeds = func() (t [1 << 16]bool) {
-	for op := range opxChecks {
-		t[op] = opxChecks[op] != nil || stHasScope[op]
+	for op, c := range opxClasses {
+		t[op] = c != opxNone || int(op) < len(stHasScope) && stHasScope[op]
 	}
 	t[grammar.OpSpecConstantOp] = true
 	return t
 }()
 
-// dispatch checks the instruction by its operation.
+// dispatch checks the instruction by its operation. It is a switch
+// rather than a table of functions so that the compiler sees every
+// callee, and the scan's opx, which none keeps, may live on its stack
+// (where setting it for each instruction costs no write barrier).
 func (x *opx) dispatch() {
-	if int(x.op) < len(opxChecks) {
-		if f := opxChecks[x.op]; f != nil {
-			f(x)
+	switch opxClasses[x.op] {
+	case opxIntArith:
+		x.intArith()
+	case opxExtendedArith:
+		x.extendedArith()
+	case opxFloatArith:
+		x.floatArith()
+	case opxVectorArith:
+		x.vectorArith()
+	case opxBitwise:
+		x.bitwise()
+	case opxCompare:
+		x.compare()
+	case opxSelect:
+		x.selectOp()
+	case opxConvert:
+		x.convert()
+	case opxPointerConvert:
+		x.pointerConvert()
+	case opxBitcast:
+		x.bitcast()
+	case opxCompositeConstruct:
+		x.compositeConstruct()
+	case opxCompositeExtract:
+		x.compositeExtract()
+	case opxCompositeInsert:
+		x.compositeInsert()
+	case opxVectorShuffle:
+		x.vectorShuffle()
+	case opxCopyObject:
+		x.copyObject()
+	case opxPhi:
+		x.phi()
+	case opxCall:
+		x.call()
+	case opxVariable:
+		x.variable()
+	case opxLoad:
+		x.load()
+	case opxStore:
+		x.store()
+	case opxAccessChain:
+		x.accessChain()
+	case opxCopyMemory:
+		x.copyMemory()
+	case opxLifetime:
+		x.lifetime()
+	case opxAtomic:
+		x.atomic()
+	case opxGroup:
+		x.group()
+	case opxSubgroupINTEL:
+		x.subgroupINTEL()
+	case opxImage:
+		x.image()
+	case opxExtInst:
+		if x.in.ExtSet() != nil && x.in.ExtSet().Name == "OpenCL.std" {
+			x.extInst()
 		}
+	case opxNonUniform:
+		x.nonUniform()
 	}
 }
 
-// opxChecks holds the check of each opcode (nil: none).
-var opxChecks = func() []func(*opx) {
-	t := make([]func(*opx), len(stOpSorts))
-	on := func(f func(*opx), ops ...grammar.Opcode) {
+// Classes of opcodes by the check dispatch runs (opxNone: none).
+const (
+	opxNone uint8 = iota
+	opxIntArith
+	opxExtendedArith
+	opxFloatArith
+	opxVectorArith
+	opxBitwise
+	opxCompare
+	opxSelect
+	opxConvert
+	opxPointerConvert
+	opxBitcast
+	opxCompositeConstruct
+	opxCompositeExtract
+	opxCompositeInsert
+	opxVectorShuffle
+	opxCopyObject
+	opxPhi
+	opxCall
+	opxVariable
+	opxLoad
+	opxStore
+	opxAccessChain
+	opxCopyMemory
+	opxLifetime
+	opxAtomic
+	opxGroup
+	opxSubgroupINTEL
+	opxImage
+	opxExtInst
+	opxNonUniform
+)
+
+// opxClasses holds the class of each opcode.
+var opxClasses = func() (t [1 << 16]uint8) {
+	on := func(c uint8, ops ...grammar.Opcode) {
 		for _, op := range ops {
-			t[op] = f
+			t[op] = c
 		}
 	}
-	on((*opx).intArith,
+	on(opxIntArith,
 		grammar.OpIAdd, grammar.OpISub, grammar.OpIMul, grammar.OpUDiv, grammar.OpSDiv, grammar.OpUMod,
 		grammar.OpSRem, grammar.OpSMod, grammar.OpSNegate)
-	on((*opx).extendedArith,
+	on(opxExtendedArith,
 		grammar.OpIAddCarry, grammar.OpISubBorrow, grammar.OpUMulExtended, grammar.OpSMulExtended)
-	on((*opx).floatArith,
+	on(opxFloatArith,
 		grammar.OpFAdd, grammar.OpFSub, grammar.OpFMul, grammar.OpFDiv, grammar.OpFRem, grammar.OpFMod,
 		grammar.OpFNegate)
-	on((*opx).vectorArith,
+	on(opxVectorArith,
 		grammar.OpVectorTimesScalar, grammar.OpDot)
-	on((*opx).bitwise,
+	on(opxBitwise,
 		grammar.OpShiftRightLogical, grammar.OpShiftRightArithmetic, grammar.OpShiftLeftLogical,
 		grammar.OpBitwiseOr, grammar.OpBitwiseXor, grammar.OpBitwiseAnd, grammar.OpNot, grammar.OpBitFieldInsert,
 		grammar.OpBitFieldSExtract, grammar.OpBitFieldUExtract, grammar.OpBitReverse, grammar.OpBitCount)
-	on((*opx).compare,
+	on(opxCompare,
 		grammar.OpAny, grammar.OpAll, grammar.OpIsNan, grammar.OpIsInf, grammar.OpIsFinite, grammar.OpIsNormal,
 		grammar.OpSignBitSet, grammar.OpLessOrGreater, grammar.OpOrdered, grammar.OpUnordered,
 		grammar.OpLogicalEqual, grammar.OpLogicalNotEqual, grammar.OpLogicalOr, grammar.OpLogicalAnd,
@@ -327,74 +414,70 @@ var opxChecks = func() []func(*opx) {
 		grammar.OpFUnordLessThan, grammar.OpFOrdGreaterThan, grammar.OpFUnordGreaterThan,
 		grammar.OpFOrdLessThanEqual, grammar.OpFUnordLessThanEqual, grammar.OpFOrdGreaterThanEqual,
 		grammar.OpFUnordGreaterThanEqual)
-	on((*opx).selectOp,
+	on(opxSelect,
 		grammar.OpSelect)
-	on((*opx).convert,
+	on(opxConvert,
 		grammar.OpConvertFToU, grammar.OpConvertFToS, grammar.OpConvertSToF, grammar.OpConvertUToF,
 		grammar.OpUConvert, grammar.OpSConvert, grammar.OpFConvert, grammar.OpQuantizeToF16,
 		grammar.OpSatConvertSToU, grammar.OpSatConvertUToS)
-	on((*opx).pointerConvert,
+	on(opxPointerConvert,
 		grammar.OpConvertPtrToU, grammar.OpConvertUToPtr, grammar.OpPtrCastToGeneric, grammar.OpGenericCastToPtr,
 		grammar.OpGenericCastToPtrExplicit)
-	on((*opx).bitcast,
+	on(opxBitcast,
 		grammar.OpBitcast)
-	on((*opx).compositeConstruct,
+	on(opxCompositeConstruct,
 		grammar.OpCompositeConstruct)
-	on((*opx).compositeExtract,
+	on(opxCompositeExtract,
 		grammar.OpCompositeExtract, grammar.OpVectorExtractDynamic)
-	on((*opx).compositeInsert,
+	on(opxCompositeInsert,
 		grammar.OpCompositeInsert, grammar.OpVectorInsertDynamic)
-	on((*opx).vectorShuffle,
+	on(opxVectorShuffle,
 		grammar.OpVectorShuffle)
-	on((*opx).copyObject,
+	on(opxCopyObject,
 		grammar.OpCopyObject, grammar.OpUndef)
-	on((*opx).phi,
+	on(opxPhi,
 		grammar.OpPhi)
-	on((*opx).call,
+	on(opxCall,
 		grammar.OpFunctionCall)
-	on((*opx).variable,
+	on(opxVariable,
 		grammar.OpVariable)
-	on((*opx).load,
+	on(opxLoad,
 		grammar.OpLoad)
-	on((*opx).store,
+	on(opxStore,
 		grammar.OpStore)
-	on((*opx).accessChain,
+	on(opxAccessChain,
 		grammar.OpAccessChain, grammar.OpInBoundsAccessChain, grammar.OpPtrAccessChain,
 		grammar.OpInBoundsPtrAccessChain)
-	on((*opx).copyMemory,
+	on(opxCopyMemory,
 		grammar.OpCopyMemory, grammar.OpCopyMemorySized)
-	on((*opx).lifetime,
+	on(opxLifetime,
 		grammar.OpLifetimeStart, grammar.OpLifetimeStop)
-	on((*opx).atomic,
+	on(opxAtomic,
 		grammar.OpAtomicLoad, grammar.OpAtomicStore, grammar.OpAtomicExchange, grammar.OpAtomicCompareExchange,
 		grammar.OpAtomicCompareExchangeWeak, grammar.OpAtomicIIncrement, grammar.OpAtomicIDecrement,
 		grammar.OpAtomicIAdd, grammar.OpAtomicISub, grammar.OpAtomicSMin, grammar.OpAtomicUMin,
 		grammar.OpAtomicSMax, grammar.OpAtomicUMax, grammar.OpAtomicAnd, grammar.OpAtomicOr, grammar.OpAtomicXor,
 		grammar.OpAtomicFlagTestAndSet, grammar.OpAtomicFlagClear, grammar.OpAtomicFAddEXT,
 		grammar.OpAtomicFMinEXT, grammar.OpAtomicFMaxEXT)
-	on((*opx).group,
+	on(opxGroup,
 		grammar.OpGroupAll, grammar.OpGroupAny, grammar.OpGroupBroadcast, grammar.OpGroupIAdd, grammar.OpGroupFAdd,
 		grammar.OpGroupFMin, grammar.OpGroupUMin, grammar.OpGroupSMin, grammar.OpGroupFMax, grammar.OpGroupUMax,
 		grammar.OpGroupSMax, grammar.OpGroupIMulKHR, grammar.OpGroupFMulKHR, grammar.OpGroupBitwiseAndKHR,
 		grammar.OpGroupBitwiseOrKHR, grammar.OpGroupBitwiseXorKHR, grammar.OpGroupLogicalAndKHR,
 		grammar.OpGroupLogicalOrKHR, grammar.OpGroupLogicalXorKHR, grammar.OpGroupAsyncCopy,
 		grammar.OpGroupWaitEvents)
-	on((*opx).subgroupINTEL,
+	on(opxSubgroupINTEL,
 		grammar.OpSubgroupShuffleINTEL, grammar.OpSubgroupShuffleDownINTEL, grammar.OpSubgroupShuffleUpINTEL,
 		grammar.OpSubgroupShuffleXorINTEL, grammar.OpSubgroupBlockReadINTEL, grammar.OpSubgroupBlockWriteINTEL,
 		grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL)
-	on((*opx).image,
+	on(opxImage,
 		grammar.OpSampledImage, grammar.OpImageSampleExplicitLod, grammar.OpImageRead, grammar.OpImageWrite,
 		grammar.OpImageQuerySizeLod, grammar.OpImageQuerySize, grammar.OpImageQueryFormat,
 		grammar.OpImageQueryOrder, grammar.OpImageQueryLevels, grammar.OpImageQuerySamples)
-	on(func(x *opx) {
-		if x.in.ExtSet() != nil && x.in.ExtSet().Name == "OpenCL.std" {
-			x.extInst()
-		}
-	}, grammar.OpExtInst)
+	on(opxExtInst, grammar.OpExtInst)
 	for op := grammar.OpGroupNonUniformElect; op <= grammar.OpGroupNonUniformQuadSwap; op++ {
-		if t[op] == nil {
-			t[op] = (*opx).nonUniform
+		if t[op] == opxNone {
+			t[op] = opxNonUniform
 		}
 	}
 	return t

@@ -128,7 +128,6 @@ type run struct {
 	scan    stScan
 	sub     [3]checker // the diagnostics of the ids, operands and layout walks
 	ids     idsChecker
-	opx     opx
 	env     envIndex
 	envm    envModule
 	// checkTypes, checkCFG, checkEntryPoints, checkEnvCallGraph.
@@ -185,7 +184,6 @@ func (r *run) release() {
 		r.sub[k] = checker{diags: r.sub[k].diags[:0]}
 	}
 	r.ids.release()
-	r.opx = opx{}
 	r.env.release()
 	clear(r.envm.exts)
 	r.envm = envModule{exts: r.envm.exts[:0], declared: r.envm.declared, implied: r.envm.implied, enabled: r.envm.enabled}
