@@ -241,13 +241,14 @@ type envEnumSlot struct {
 	kind grammar.Kind
 }
 
-// envFastEnum gives, per opcode, the enumerant operands of its
+// envFastEnum gives, by opcode, the enumerant operands of its
 // instructions when they sit at fixed words (before any operand of
 // varying size, and with no enumerant parameters of their own), so that
-// the shared scan reads them straight from the module's words. It is nil
-// for the other opcodes, whose instructions envIndex lists instead.
-var envFastEnum = func() [][]envEnumSlot {
-	t := make([][]envEnumSlot, envMaxOpcode+1)
+// the shared scan reads them straight from the module's words. The
+// other opcodes, whose instructions envIndex lists instead, have none.
+// (A map: few opcodes have enumerants.)
+var envFastEnum = func() map[grammar.Opcode][]envEnumSlot {
+	t := map[grammar.Opcode][]envEnumSlot{}
 	for _, in := range grammar.Insts() {
 		if in.Opcode == grammar.OpExtInst || in.Opcode == grammar.OpSpecConstantOp {
 			continue

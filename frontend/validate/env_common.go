@@ -449,8 +449,8 @@ func newEnvIndex(m *spirv.Module, r *run) *envIndex {
 		}
 		envOpInfos = make([]envOpInfo, envMaxOpcode+1)
 		for op := range envOpInfos {
-			envOpInfos[op] = envOpInfo{dense: envOpDense[op], mask: envMasks[op], fast: envFastEnum[op]}
-			envOpInfos[op].plain = envOpDense[op] > 0 && envMasks[op] == 0 && envFastEnum[op] == nil && grammar.Opcode(op) != grammar.OpExtInst
+			envOpInfos[op] = envOpInfo{dense: envOpDense[op], mask: envMasks[op], fast: envFastEnum[grammar.Opcode(op)]}
+			envOpInfos[op].plain = envOpDense[op] > 0 && envMasks[op] == 0 && envFastEnum[grammar.Opcode(op)] == nil && grammar.Opcode(op) != grammar.OpExtInst
 		}
 	})
 	if r == nil {

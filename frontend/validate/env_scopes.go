@@ -24,29 +24,42 @@ const (
 	scopeMemory
 )
 
-// envScopeRoles gives, per opcode, the roles of its IdScope operands in
-// order; envScopeOps is the set of opcodes with IdScope operands.
-var envScopeRoles, envScopeOps = func() ([][]uint8, envOps) {
-	t := make([][]uint8, envMaxOpcode+1)
+// envScopeOps is the set of opcodes with IdScope operands.
+var envScopeOps = func() envOps {
 	s := newEnvOps()
 	for _, in := range grammar.Insts() {
 		for _, o := range in.Operands {
+			if o.Kind == grammar.KindIdScope {
+				s[in.Opcode] = true
+			}
+		}
+	}
+	return s
+}()
+
+// envScopeRole returns the role of the k-th IdScope operand of op, by
+// its name in the grammar.
+func envScopeRole(op grammar.Opcode, k int) uint8 {
+	if info := grammar.Lookup(op); info != nil {
+		for _, o := range info.Operands {
 			if o.Kind != grammar.KindIdScope {
 				continue
 			}
-			role := scopeOther
+			if k > 0 {
+				k--
+				continue
+			}
 			switch o.Name {
 			case "Execution":
-				role = scopeExecution
+				return scopeExecution
 			case "Memory":
-				role = scopeMemory
+				return scopeMemory
 			}
-			t[in.Opcode] = append(t[in.Opcode], role)
-			s[in.Opcode] = true
+			return scopeOther
 		}
 	}
-	return t, s
-}()
+	return scopeOther
+}
 
 var envScopeSet = envWatch(envScopeOps)
 
@@ -55,16 +68,12 @@ func checkEnvScopes(c *checker) {
 	for _, i32 := range envOf(c).lists[envScopeSet] {
 		i := int(i32)
 		in := &m.Insts[i]
-		roles := envScopeRoles[in.Opcode]
 		k := 0
 		for j := range in.Ops() {
 			if in.Ops()[j].Kind != grammar.KindIdScope {
 				continue
 			}
-			role := scopeOther
-			if k < len(roles) {
-				role = roles[k]
-			}
+			role := envScopeRole(in.Opcode, k)
 			k++
 			if role != scopeOther {
 				checkScope(c, i, in, in.IDOp(j), role)

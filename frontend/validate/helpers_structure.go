@@ -99,7 +99,9 @@ func stOpSort(op grammar.Opcode) stSort { return stSortOf[op] }
 
 // stSortOf is stOpSorts for every 16-bit opcode, so that a look-up needs
 // no bounds check.
-var stSortOf = func() (t [1 << 16]stSort) {
+var stSortOf = func() *[1 << 16]stSort {
+	// (Built in place: an array result would be copied at start-up.)
+	t := new([1 << 16]stSort)
 	copy(t[:], stOpSorts)
 	return t
 }()

@@ -271,9 +271,10 @@ func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFu
 // instruction with opcode op, so that the scan calls it only then.
 func opxNeeded(op grammar.Opcode) bool { return opxNeeds[op] }
 
-var opxNeeds = func() (t [1 << 16]bool) {
-	for op, c := range opxClasses {
-		t[op] = c != opxNone || int(op) < len(stHasScope) && stHasScope[op]
+var opxNeeds = func() *[1 << 16]bool {
+	t := new([1 << 16]bool)
+	for op, scope := range stHasScope {
+		t[op] = opxClasses[op] != opxNone || scope
 	}
 	t[grammar.OpSpecConstantOp] = true
 	return t
@@ -383,7 +384,8 @@ const (
 )
 
 // opxClasses holds the class of each opcode.
-var opxClasses = func() (t [1 << 16]uint8) {
+var opxClasses = func() *[1 << 16]uint8 {
+	t := new([1 << 16]uint8)
 	on := func(c uint8, ops ...grammar.Opcode) {
 		for _, op := range ops {
 			t[op] = c
