@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Opcode is a core SPIR-V instruction opcode.
@@ -203,7 +204,10 @@ var opIndex = func() []int16 {
 	return idx
 }()
 
-var opByName = func() map[string]*Inst {
+// opByName maps instruction names and aliases to instructions. Only the
+// assembler looks instructions up by name, so the map is built on first
+// use rather than at every start-up.
+var opByName = sync.OnceValue(func() map[string]*Inst {
 	m := make(map[string]*Inst, len(insts)*2)
 	for i := range insts {
 		m[insts[i].Name] = &insts[i]
@@ -212,7 +216,7 @@ var opByName = func() map[string]*Inst {
 		}
 	}
 	return m
-}()
+})
 
 // Lookup returns the description of opcode op, or nil if the grammar does
 // not know it.
@@ -227,7 +231,7 @@ func Lookup(op Opcode) *Inst {
 
 // LookupName returns the instruction named name (e.g. "OpIAdd") or one of
 // its aliases, or nil.
-func LookupName(name string) *Inst { return opByName[name] }
+func LookupName(name string) *Inst { return opByName()[name] }
 
 // Insts returns every core instruction, in grammar order.
 func Insts() []Inst { return insts }
