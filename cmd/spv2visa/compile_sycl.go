@@ -27,11 +27,11 @@ func kernelsOf(m *spirv.Module) map[string]*kernelInfo {
 	out := map[string]*kernelInfo{}
 	for i := range m.Insts {
 		in := &m.Insts[i]
-		if in.Opcode != grammar.OpEntryPoint || in.NumOps() < 3 || grammar.ExecutionModel(in.Word(0)) != grammar.ExecutionModelKernel {
+		if in.Opcode != grammar.OpEntryPoint || in.NumOps() < 3 || grammar.ExecutionModel(in.Word(m, 0)) != grammar.ExecutionModelKernel {
 			continue
 		}
-		k := &kernelInfo{name: in.String(2)}
-		byFunc[in.IDOp(1)] = k
+		k := &kernelInfo{name: in.String(m, 2)}
+		byFunc[in.IDOp(m, 1)] = k
 		out[k.name] = k
 	}
 	for i := range m.Insts {
@@ -39,18 +39,18 @@ func kernelsOf(m *spirv.Module) map[string]*kernelInfo {
 		if in.Opcode != grammar.OpExecutionMode || in.NumOps() < 2 {
 			continue
 		}
-		k := byFunc[in.IDOp(0)]
+		k := byFunc[in.IDOp(m, 0)]
 		if k == nil {
 			continue
 		}
-		switch grammar.ExecutionMode(in.Word(1)) {
+		switch grammar.ExecutionMode(in.Word(m, 1)) {
 		case grammar.ExecutionModeLocalSize:
 			if in.NumOps() >= 5 {
-				k.localSize = []uint64{uint64(in.Word(2)), uint64(in.Word(3)), uint64(in.Word(4))}
+				k.localSize = []uint64{uint64(in.Word(m, 2)), uint64(in.Word(m, 3)), uint64(in.Word(m, 4))}
 			}
 		case grammar.ExecutionModeSubgroupSize:
 			if in.NumOps() >= 3 {
-				k.subgroupSize = in.Word(2)
+				k.subgroupSize = in.Word(m, 2)
 			}
 		}
 	}
@@ -62,7 +62,7 @@ func kernelsOf(m *spirv.Module) map[string]*kernelInfo {
 		for _, p := range f.Params {
 			t := m.Def(m.Insts[p].Type)
 			k.workgroupPtr = append(k.workgroupPtr, t != nil && t.Opcode == grammar.OpTypePointer && t.NumOps() >= 2 &&
-				grammar.StorageClass(t.Word(1)) == grammar.StorageClassWorkgroup)
+				grammar.StorageClass(t.Word(m, 1)) == grammar.StorageClassWorkgroup)
 		}
 	}
 	return out
@@ -216,7 +216,7 @@ func hasGlobal(m *spirv.Module, name string) bool {
 			if !ok {
 				continue
 			}
-			if dec := m.DecorationInst(d); d.Arg+k < dec.NumOps() && dec.String(d.Arg+k) == name {
+			if dec := m.DecorationInst(d); d.Arg+k < dec.NumOps() && dec.String(m, d.Arg+k) == name {
 				return true
 			}
 		}

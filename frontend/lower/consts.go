@@ -53,7 +53,7 @@ func (l *lowerer) makeConst(in *spirv.Inst) *ir.Const {
 		if t.Kind != ir.KInt && t.Kind != ir.KFloat {
 			l.invalid("a numeric constant of type %s", t)
 		}
-		bits := ir.Mask(in.Literal(2), t.Bits)
+		bits := ir.Mask(in.Literal(l.m, 2), t.Bits)
 		if in.Opcode == grammar.OpSpecConstant {
 			if b, ok := l.override(in.Result, t.Bits/8); ok {
 				bits = b
@@ -65,13 +65,13 @@ func (l *lowerer) makeConst(in *spirv.Inst) *ir.Const {
 	case grammar.OpUndef:
 		return &ir.Const{Type: t, Undef: true}
 	case grammar.OpConstantComposite, grammar.OpSpecConstantComposite:
-		n := len(in.Ops()) - 2
+		n := len(in.Ops(l.m)) - 2
 		if n != numElems(t) {
 			l.invalid("%d constituents for a %s", n, t)
 		}
 		c := &ir.Const{Type: t, Elems: make([]*ir.Const, n)}
 		for k := range c.Elems {
-			e := l.constOf(in.IDOp(2 + k))
+			e := l.constOf(in.IDOp(l.m, 2+k))
 			if e == nil || e.Type != l.elemType(t, int64(k)) {
 				l.invalid("constituent %d is not a constant of type %s", k, l.elemType(t, int64(k)))
 			}
@@ -111,10 +111,10 @@ func (l *lowerer) override(id spirv.ID, size int) (uint64, bool) {
 		return 0, false
 	}
 	in := l.m.DecorationInst(d)
-	if d.Arg+1 >= len(in.Ops()) {
+	if d.Arg+1 >= len(in.Ops(l.m)) {
 		return 0, false
 	}
-	specID := in.Word(d.Arg + 1)
+	specID := in.Word(l.m, d.Arg+1)
 	b, ok := l.opts.SpecConstants[specID]
 	if !ok {
 		return 0, false
@@ -184,10 +184,10 @@ func fromLanes(t *ir.Type, lanes []*ir.Const) *ir.Const {
 // fold evaluates an OpSpecConstantOp (every operation the Kernel
 // capability allows, but those on pointers), or returns nil.
 func (l *lowerer) fold(in *spirv.Inst, t *ir.Type) *ir.Const {
-	op := in.SpecOp()
-	ops := in.Ops()[3:]
-	id := func(k int) spirv.ID { return spirv.ID(in.Words()[ops[k].Off]) }
-	lit := func(k int) uint32 { return in.Words()[ops[k].Off] }
+	op := in.SpecOp(l.m)
+	ops := in.Ops(l.m)[3:]
+	id := func(k int) spirv.ID { return spirv.ID(in.Words(l.m)[ops[k].Off]) }
+	lit := func(k int) uint32 { return in.Words(l.m)[ops[k].Off] }
 	arg := func(k int) *ir.Const {
 		if k >= len(ops) {
 			l.invalid("%s is missing operands", op)

@@ -60,7 +60,7 @@ func TestCorpus(t *testing.T) {
 			var entries []string
 			for i := range m.Insts {
 				if m.Insts[i].Opcode == grammar.OpEntryPoint {
-					entries = append(entries, m.Insts[i].String(2))
+					entries = append(entries, m.Insts[i].String(m, 2))
 				}
 			}
 			var kernels []string

@@ -30,9 +30,9 @@ func (fs *fnState) extInst(in *spirv.Inst) {
 		return
 	}
 	fs.noContraction(in)
-	op := grammar.OpenCLInst(in.ExtOp())
+	op := grammar.OpenCLInst(in.ExtOp(fs.m))
 	arg := func(k int) *ir.Value { return fs.valOp(in, 4+k) }
-	nargs := len(in.Ops()) - 4
+	nargs := len(in.Ops(fs.m)) - 4
 	if nargs < 1 {
 		fs.invalid("%s without operands", ir.MathFn(op))
 	}
@@ -224,12 +224,12 @@ func (fs *fnState) vstore(in *spirv.Inst, op grammar.OpenCLInst) {
 		mt = ir.F16
 		r := ir.RoundDefault
 		if op == grammar.OpenCLVstoreHalfR || op == grammar.OpenCLVstoreHalfnR || op == grammar.OpenCLVstoreaHalfnR {
-			if len(in.Ops()) < 8 {
+			if len(in.Ops(fs.m)) < 8 {
 				fs.invalid("%s without a rounding mode", ir.MathFn(op))
 			}
 			var ok bool
-			if r, ok = roundings[grammar.FPRoundingMode(in.Word(7))]; !ok {
-				fs.invalid("rounding mode %d", in.Word(7))
+			if r, ok = roundings[grammar.FPRoundingMode(in.Word(fs.m, 7))]; !ok {
+				fs.invalid("rounding mode %d", in.Word(fs.m, 7))
 			}
 		}
 		data = fs.newValue(ir.OpFConv, t.WithScalar(ir.F16), data)
@@ -268,7 +268,7 @@ func (fs *fnState) vstore(in *spirv.Inst, op grammar.OpenCLInst) {
 // mask known only at run time, which stays an OpMath.
 func (fs *fnState) shuffle(in *spirv.Inst, op grammar.OpenCLInst) bool {
 	t := fs.typOf(in)
-	maskID := in.IDOp(len(in.Ops()) - 1)
+	maskID := in.IDOp(fs.m, len(in.Ops(fs.m))-1)
 	c := fs.constOf(maskID)
 	if c == nil {
 		return false

@@ -152,14 +152,14 @@ func (fs *fnState) rpo() []int32 {
 		in := &m.Insts[t]
 		switch in.Opcode {
 		case grammar.OpBranch:
-			target(t, in.IDOp(0))
+			target(t, in.IDOp(fs.m, 0))
 		case grammar.OpBranchConditional:
-			target(t, in.IDOp(1))
-			target(t, in.IDOp(2))
+			target(t, in.IDOp(fs.m, 1))
+			target(t, in.IDOp(fs.m, 2))
 		case grammar.OpSwitch:
-			target(t, in.IDOp(1))
-			for k := 3; k < len(in.Ops()); k += 2 {
-				target(t, in.IDOp(k))
+			target(t, in.IDOp(fs.m, 1))
+			for k := 3; k < len(in.Ops(fs.m)); k += 2 {
+				target(t, in.IDOp(fs.m, k))
 			}
 		}
 	}
@@ -272,10 +272,10 @@ func (fs *fnState) val(id spirv.ID) *ir.Value {
 
 // valOp returns the value of operand k of in.
 func (fs *fnState) valOp(in *spirv.Inst, k int) *ir.Value {
-	if k >= len(in.Ops()) {
+	if k >= len(in.Ops(fs.m)) {
 		fs.invalid("%s is missing operand %d", in.Opcode, k)
 	}
-	return fs.val(in.IDOp(k))
+	return fs.val(in.IDOp(fs.m, k))
 }
 
 // moduleVal materializes a module-level value (a constant, a global
@@ -320,15 +320,14 @@ func (fs *fnState) moduleVal(id spirv.ID) *ir.Value {
 		}
 		// Pointer arithmetic on constants: lowered as instructions at
 		// the front of the entry block.
-		sub := in.WithOps(append([]spirv.Operand{in.Ops()[0], in.Ops()[1]}, in.Ops()[3:]...))
-		sub.Opcode = in.SpecOp()
+		sub := in.SpecOpInst(fs.m)
 		saved := fs.curInst
 		fs.hoisting++
 		fs.inst(&sub)
 		fs.hoisting--
 		fs.curInst = saved
 		if fs.vals[i] == nil {
-			fs.fail(i, "lower.unsupported", "OpSpecConstantOp %s gives no value", in.SpecOp())
+			fs.fail(i, "lower.unsupported", "OpSpecConstantOp %s gives no value", in.SpecOp(fs.m))
 		}
 		return fs.vals[i]
 	default:
@@ -450,9 +449,9 @@ func (fs *fnState) typOf(in *spirv.Inst) *ir.Type {
 func (fs *fnState) terminator(in *spirv.Inst) {
 	b := fs.cur
 	target := func(k int) *ir.Block {
-		t := fs.block(in.IDOp(k))
+		t := fs.block(in.IDOp(fs.m, k))
 		if t == nil {
-			fs.invalid("the branch target %s is not a reachable block", fs.idName(in.IDOp(k)))
+			fs.invalid("the branch target %s is not a reachable block", fs.idName(in.IDOp(fs.m, k)))
 		}
 		return t
 	}
@@ -481,7 +480,7 @@ func (fs *fnState) terminator(in *spirv.Inst) {
 			fs.invalid("the selector has type %s", sel.Type)
 		}
 		def := target(1)
-		if len(in.Ops()) <= 2 {
+		if len(in.Ops(fs.m)) <= 2 {
 			b.Kind = ir.BlockPlain
 			b.AddEdgeTo(def)
 			break
@@ -490,8 +489,8 @@ func (fs *fnState) terminator(in *spirv.Inst) {
 		b.SetControl(sel)
 		b.AddEdgeTo(def)
 		seen := map[int64]bool{}
-		for k := 2; k+1 < len(in.Ops()); k += 2 {
-			c := ir.SignExtend(in.Literal(k), sel.Type.Bits)
+		for k := 2; k+1 < len(in.Ops(fs.m)); k += 2 {
+			c := ir.SignExtend(in.Literal(fs.m, k), sel.Type.Bits)
 			if seen[c] {
 				fs.invalid("case %d appears twice", c)
 			}
@@ -525,10 +524,10 @@ func (fs *fnState) fillPhis() {
 		for _, pred := range b.Preds {
 			lab := fs.labels[pred.ID]
 			found := false
-			for k := 2; k+1 < len(in.Ops()); k += 2 {
-				if in.IDOp(k+1) == lab {
+			for k := 2; k+1 < len(in.Ops(fs.m)); k += 2 {
+				if in.IDOp(fs.m, k+1) == lab {
 					fs.cur = pred
-					a := fs.val(in.IDOp(k))
+					a := fs.val(in.IDOp(fs.m, k))
 					if a.Type != p.v.Type {
 						fs.invalid("the value from %s has type %s, the phi %s", fs.idName(lab), a.Type, p.v.Type)
 					}

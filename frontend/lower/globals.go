@@ -20,7 +20,7 @@ func (l *lowerer) lowerGlobals() {
 		if in.Opcode != grammar.OpVariable {
 			continue
 		}
-		sc := grammar.StorageClass(in.Word(2))
+		sc := grammar.StorageClass(in.Word(l.m, 2))
 		if sc == grammar.StorageClassInput || l.isImport(in.Result) {
 			continue
 		}
@@ -36,8 +36,8 @@ func (l *lowerer) global(in *spirv.Inst, sc grammar.StorageClass) {
 	t := pt.Elem
 	var init *ir.Const
 	var initID spirv.ID
-	if len(in.Ops()) > 3 {
-		initID = in.IDOp(3)
+	if len(in.Ops(l.m)) > 3 {
+		initID = in.IDOp(l.m, 3)
 	}
 	switch sc {
 	case grammar.StorageClassCrossWorkgroup, grammar.StorageClassUniformConstant, grammar.StorageClassPrivate:
@@ -73,8 +73,8 @@ func (l *lowerer) global(in *spirv.Inst, sc grammar.StorageClass) {
 	g := &ir.Global{Type: t, Space: pt.Space, Init: init, Align: t.Align()}
 	if d, ok := l.m.Decorated(in.Result, grammar.DecorationAlignment); ok {
 		di := l.m.DecorationInst(d)
-		if d.Arg+1 < len(di.Ops()) {
-			g.Align = int(di.Word(d.Arg + 1))
+		if d.Arg+1 < len(di.Ops(l.m)) {
+			g.Align = int(di.Word(l.m, d.Arg+1))
 		}
 	}
 	_, constant := l.m.Decorated(in.Result, grammar.DecorationConstant)
@@ -99,10 +99,10 @@ func (l *lowerer) builtinOf(i int) {
 		l.fail(i, "lower.unsupported", "an Input variable that is not a built-in")
 	}
 	di := l.m.DecorationInst(d)
-	if d.Arg+1 >= len(di.Ops()) {
+	if d.Arg+1 >= len(di.Ops(l.m)) {
 		l.fail(i, "lower.invalid", "BuiltIn decoration without a built-in")
 	}
-	l.builtins[in.Result] = grammar.BuiltIn(di.Word(d.Arg + 1))
+	l.builtins[in.Result] = grammar.BuiltIn(di.Word(l.m, d.Arg+1))
 }
 
 // workItem describes how a built-in variable lowers.

@@ -18,11 +18,11 @@ var addressings = map[grammar.SamplerAddressingMode]uint8{
 
 // samplerConst materializes an OpConstantSampler in the entry block.
 func (fs *fnState) samplerConst(in *spirv.Inst) *ir.Value {
-	a, ok := addressings[grammar.SamplerAddressingMode(in.Word(2))]
+	a, ok := addressings[grammar.SamplerAddressingMode(in.Word(fs.m, 2))]
 	if !ok {
-		fs.invalid("sampler addressing mode %d", in.Word(2))
+		fs.invalid("sampler addressing mode %d", in.Word(fs.m, 2))
 	}
-	bits := ir.MakeSampler(a, in.Word(3) != 0, grammar.SamplerFilterMode(in.Word(4)) == grammar.SamplerFilterModeLinear)
+	bits := ir.MakeSampler(a, in.Word(fs.m, 3) != 0, grammar.SamplerFilterMode(in.Word(fs.m, 4)) == grammar.SamplerFilterModeLinear)
 	if v := fs.samplers[bits]; v != nil {
 		return v
 	}
@@ -38,20 +38,20 @@ func (fs *fnState) samplerConst(in *spirv.Inst) *ir.Value {
 // image's channel type already determines, are accepted. It returns the
 // Lod operand's id, or 0.
 func (fs *fnState) imageOperands(in *spirv.Inst, k int) spirv.ID {
-	if k >= len(in.Ops()) {
+	if k >= len(in.Ops(fs.m)) {
 		return 0
 	}
-	mask := grammar.ImageOperands(in.Word(k))
+	mask := grammar.ImageOperands(in.Word(fs.m, k))
 	allowed := grammar.ImageOperandsLod | grammar.ImageOperandsSignExtend | grammar.ImageOperandsZeroExtend
 	if mask&^allowed != 0 {
 		fs.unsupported("image operands %s are not supported", mask&^allowed)
 	}
 	if mask&grammar.ImageOperandsLod != 0 {
 		// Lod is the lowest bit with a parameter.
-		if k+1 >= len(in.Ops()) {
+		if k+1 >= len(in.Ops(fs.m)) {
 			fs.invalid("Lod without its operand")
 		}
-		return in.IDOp(k + 1)
+		return in.IDOp(fs.m, k+1)
 	}
 	return 0
 }
@@ -84,7 +84,7 @@ var queries = map[grammar.Opcode]ir.ImageQuery{
 func (fs *fnState) image(in *spirv.Inst) {
 	switch in.Opcode {
 	case grammar.OpImageSampleExplicitLod:
-		sp := fs.special[in.IDOp(2)]
+		sp := fs.special[in.IDOp(fs.m, 2)]
 		if sp == nil || sp.kind != specSampledImage {
 			fs.invalid("sampling something other than an OpSampledImage")
 		}
@@ -107,7 +107,7 @@ func (fs *fnState) image(in *spirv.Inst) {
 	default:
 		img := fs.imageArg(in, 2)
 		if in.Opcode == grammar.OpImageQuerySizeLod {
-			fs.zeroLod(in.IDOp(3))
+			fs.zeroLod(in.IDOp(fs.m, 3))
 		}
 		v := fs.newValue(ir.OpImageQuery, fs.typOf(in), img)
 		v.AuxInt = int64(queries[in.Opcode])
@@ -117,7 +117,7 @@ func (fs *fnState) image(in *spirv.Inst) {
 
 // imageArg returns operand k, which must be an image.
 func (fs *fnState) imageArg(in *spirv.Inst, k int) *ir.Value {
-	if sp := fs.special[in.IDOp(k)]; sp != nil && sp.kind == specSampledImage {
+	if sp := fs.special[in.IDOp(fs.m, k)]; sp != nil && sp.kind == specSampledImage {
 		return sp.img
 	}
 	v := fs.valOp(in, k)

@@ -117,7 +117,7 @@ var ignored = map[grammar.Opcode]bool{
 // inst lowers one instruction that is not a block terminator.
 func (fs *fnState) inst(in *spirv.Inst) {
 	if op, ok := simpleOps[in.Opcode]; ok {
-		args := make([]*ir.Value, len(in.Ops())-2)
+		args := make([]*ir.Value, len(in.Ops(fs.m))-2)
 		for k := range args {
 			args[k] = fs.valOp(in, k+2)
 		}
@@ -178,7 +178,7 @@ func (fs *fnState) inst(in *spirv.Inst) {
 	case grammar.OpPtrDiff:
 		fs.ptrDiff(in)
 	case grammar.OpSizeOf:
-		pt := fs.typ(fs.m.TypeOf(in.IDOp(2)))
+		pt := fs.typ(fs.m.TypeOf(in.IDOp(fs.m, 2)))
 		if pt.Kind != ir.KPtr {
 			fs.invalid("OpSizeOf of a non-pointer")
 		}
@@ -187,7 +187,7 @@ func (fs *fnState) inst(in *spirv.Inst) {
 
 	case grammar.OpCompositeConstruct:
 		t := fs.typOf(in)
-		args := make([]*ir.Value, len(in.Ops())-2)
+		args := make([]*ir.Value, len(in.Ops(fs.m))-2)
 		for k := range args {
 			args[k] = fs.valOp(in, k+2)
 		}
@@ -198,9 +198,9 @@ func (fs *fnState) inst(in *spirv.Inst) {
 		fs.compositeInsert(in)
 	case grammar.OpVectorShuffle:
 		a, b := fs.valOp(in, 2), fs.valOp(in, 3)
-		lanes := make([]int32, len(in.Ops())-4)
+		lanes := make([]int32, len(in.Ops(fs.m))-4)
 		for k := range lanes {
-			if w := in.Word(k + 4); w == 0xFFFFFFFF {
+			if w := in.Word(fs.m, k+4); w == 0xFFFFFFFF {
 				lanes[k] = -1
 			} else {
 				lanes[k] = int32(w)
@@ -242,7 +242,7 @@ func (fs *fnState) inst(in *spirv.Inst) {
 	case grammar.OpSampledImage:
 		fs.special[in.Result] = &special{kind: specSampledImage, img: fs.valOp(in, 2), smp: fs.valOp(in, 3)}
 	case grammar.OpImage:
-		sp := fs.special[in.IDOp(2)]
+		sp := fs.special[in.IDOp(fs.m, 2)]
 		if sp == nil || sp.kind != specSampledImage {
 			fs.invalid("OpImage of something other than a sampled image")
 		}
@@ -285,10 +285,10 @@ func (fs *fnState) convFlags(id spirv.ID) ir.ConvFlags {
 		switch d.Kind {
 		case grammar.DecorationFPRoundingMode:
 			in := fs.m.DecorationInst(d)
-			if d.Arg+1 < len(in.Ops()) {
+			if d.Arg+1 < len(in.Ops(fs.m)) {
 				var ok bool
-				if r, ok = roundings[grammar.FPRoundingMode(in.Word(d.Arg+1))]; !ok {
-					fs.invalid("rounding mode %d", in.Word(d.Arg+1))
+				if r, ok = roundings[grammar.FPRoundingMode(in.Word(fs.m, d.Arg+1))]; !ok {
+					fs.invalid("rounding mode %d", in.Word(fs.m, d.Arg+1))
 				}
 			}
 		case grammar.DecorationSaturatedConversion:
@@ -306,7 +306,7 @@ func (fs *fnState) checkRounding(in *spirv.Inst) {
 	}
 	if d, ok := fs.m.Decorated(in.Result, grammar.DecorationFPRoundingMode); ok {
 		di := fs.m.DecorationInst(d)
-		if d.Arg+1 < len(di.Ops()) && grammar.FPRoundingMode(di.Word(d.Arg+1)) != grammar.FPRoundingModeRTE {
+		if d.Arg+1 < len(di.Ops(fs.m)) && grammar.FPRoundingMode(di.Word(fs.m, d.Arg+1)) != grammar.FPRoundingModeRTE {
 			fs.unsupported("a rounding mode on %s (the IR takes rounding modes on conversions only)", in.Opcode)
 		}
 	}
@@ -314,7 +314,7 @@ func (fs *fnState) checkRounding(in *spirv.Inst) {
 
 // loopHint sets the loop header's unrolling hint from OpLoopMerge.
 func (fs *fnState) loopHint(in *spirv.Inst) {
-	mask := grammar.LoopControl(in.Word(2))
+	mask := grammar.LoopControl(in.Word(fs.m, 2))
 	h := &fs.cur.Hint
 	h.Unroll = mask&grammar.LoopControlUnroll != 0
 	h.DontUnroll = mask&grammar.LoopControlDontUnroll != 0
@@ -328,8 +328,8 @@ func (fs *fnState) loopHint(in *spirv.Inst) {
 				}
 			}
 		}
-		if k < len(in.Ops()) {
-			h.Count = int(in.Word(k))
+		if k < len(in.Ops(fs.m)) {
+			h.Count = int(in.Word(fs.m, k))
 		}
 	}
 }
@@ -461,9 +461,9 @@ func (fs *fnState) genericMemSemantics(in *spirv.Inst) {
 
 // compositeExtract lowers OpCompositeExtract, one extract per index.
 func (fs *fnState) compositeExtract(in *spirv.Inst) {
-	id := in.IDOp(2)
-	if sp := fs.special[id]; sp != nil && sp.kind == specBuiltinVec && len(in.Ops()) == 4 {
-		d := int(in.Word(3))
+	id := in.IDOp(fs.m, 2)
+	if sp := fs.special[id]; sp != nil && sp.kind == specBuiltinVec && len(in.Ops(fs.m)) == 4 {
+		d := int(in.Word(fs.m, 3))
 		if d < 0 || d >= sp.t.Len {
 			fs.invalid("component %d of a %d-component built-in", d, sp.t.Len)
 		}
@@ -472,8 +472,8 @@ func (fs *fnState) compositeExtract(in *spirv.Inst) {
 		return
 	}
 	v := fs.val(id)
-	for k := 3; k < len(in.Ops()); k++ {
-		i := int64(in.Word(k))
+	for k := 3; k < len(in.Ops(fs.m)); k++ {
+		i := int64(in.Word(fs.m, k))
 		x := fs.newValue(ir.OpExtract, fs.elemType(v.Type, i), v)
 		x.AuxInt = i
 		v = x
@@ -488,7 +488,7 @@ func (fs *fnState) compositeExtract(in *spirv.Inst) {
 // the enclosing composites, insert at the bottom, insert back up.
 func (fs *fnState) compositeInsert(in *spirv.Inst) {
 	obj, comp := fs.valOp(in, 2), fs.valOp(in, 3)
-	n := len(in.Ops()) - 4
+	n := len(in.Ops(fs.m)) - 4
 	if n <= 0 {
 		fs.setVal(in.Result, obj)
 		return
@@ -496,14 +496,14 @@ func (fs *fnState) compositeInsert(in *spirv.Inst) {
 	path := make([]*ir.Value, n) // path[k]: the composite indexed by index k
 	path[0] = comp
 	for k := 1; k < n; k++ {
-		i := int64(in.Word(3 + k))
+		i := int64(in.Word(fs.m, 3+k))
 		x := fs.newValue(ir.OpExtract, fs.elemType(path[k-1].Type, i), path[k-1])
 		x.AuxInt = i
 		path[k] = x
 	}
 	v := obj
 	for k := n - 1; k >= 0; k-- {
-		i := int64(in.Word(4 + k))
+		i := int64(in.Word(fs.m, 4+k))
 		if et := fs.elemType(path[k].Type, i); et != v.Type {
 			fs.invalid("inserting a %s as element %d of %s", v.Type, i, path[k].Type)
 		}
@@ -516,7 +516,7 @@ func (fs *fnState) compositeInsert(in *spirv.Inst) {
 
 // call lowers OpFunctionCall.
 func (fs *fnState) call(in *spirv.Inst) {
-	callee := in.IDOp(2)
+	callee := in.IDOp(fs.m, 2)
 	fi, ok := fs.funcs[callee]
 	if !ok {
 		fs.invalid("%s is not a function", fs.idName(callee))
@@ -525,7 +525,7 @@ func (fs *fnState) call(in *spirv.Inst) {
 	if g == nil {
 		fs.invalid("%s has no body", fs.idName(callee))
 	}
-	args := make([]*ir.Value, len(in.Ops())-3)
+	args := make([]*ir.Value, len(in.Ops(fs.m))-3)
 	for k := range args {
 		args[k] = fs.valOp(in, k+3)
 	}

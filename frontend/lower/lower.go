@@ -247,17 +247,17 @@ func (l *lowerer) run() {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpMemoryModel:
-			if am := grammar.AddressingModel(in.Word(0)); am != grammar.AddressingModelPhysical64 {
+			if am := grammar.AddressingModel(in.Word(l.m, 0)); am != grammar.AddressingModelPhysical64 {
 				l.fail(i, "lower.unsupported", "addressing model %s: only Physical64 is supported", am)
 			}
 		case grammar.OpString:
-			strs = append(strs, in.String(1))
+			strs = append(strs, in.String(l.m, 1))
 		case grammar.OpExecutionMode, grammar.OpExecutionModeId:
-			modes[in.IDOp(0)] = append(modes[in.IDOp(0)], i)
+			modes[in.IDOp(l.m, 0)] = append(modes[in.IDOp(l.m, 0)], i)
 		case grammar.OpFunctionCall:
-			called[in.IDOp(2)] = true
+			called[in.IDOp(l.m, 2)] = true
 		case grammar.OpVariable:
-			if grammar.StorageClass(in.Word(2)) == grammar.StorageClassInput {
+			if grammar.StorageClass(in.Word(l.m, 2)) == grammar.StorageClassInput {
 				l.builtinOf(i)
 			}
 		}
@@ -270,17 +270,17 @@ func (l *lowerer) run() {
 		if in.Opcode != grammar.OpEntryPoint {
 			continue
 		}
-		if grammar.ExecutionModel(in.Word(0)) != grammar.ExecutionModelKernel {
-			l.fail(i, "lower.unsupported", "execution model %s: only Kernel entry points are supported", grammar.ExecutionModel(in.Word(0)))
+		if grammar.ExecutionModel(in.Word(l.m, 0)) != grammar.ExecutionModelKernel {
+			l.fail(i, "lower.unsupported", "execution model %s: only Kernel entry points are supported", grammar.ExecutionModel(in.Word(l.m, 0)))
 		}
-		fi, ok := l.funcs[in.IDOp(1)]
+		fi, ok := l.funcs[in.IDOp(l.m, 1)]
 		if !ok {
-			l.fail(i, "lower.invalid", "the entry point %s is not a function", l.idName(in.IDOp(1)))
+			l.fail(i, "lower.invalid", "the entry point %s is not a function", l.idName(in.IDOp(l.m, 1)))
 		}
 		if len(m.Functions[fi].Blocks) == 0 {
-			l.fail(i, "lower.invalid", "the entry point %s has no body", l.idName(in.IDOp(1)))
+			l.fail(i, "lower.invalid", "the entry point %s has no body", l.idName(in.IDOp(l.m, 1)))
 		}
-		name := in.String(2)
+		name := in.String(l.m, 2)
 		if l.names[name] {
 			l.fail(i, "lower.invalid", "two kernels are named %q", name)
 		}
@@ -370,8 +370,8 @@ func (l *lowerer) funcName(sf *spirv.Function) string {
 func (l *lowerer) linkageName(id spirv.ID) string {
 	if d, ok := l.m.Decorated(id, grammar.DecorationLinkageAttributes); ok {
 		in := l.m.DecorationInst(d)
-		if d.Arg+1 < len(in.Ops()) {
-			return in.String(d.Arg + 1)
+		if d.Arg+1 < len(in.Ops(l.m)) {
+			return in.String(l.m, d.Arg+1)
 		}
 	}
 	return ""
@@ -381,8 +381,8 @@ func (l *lowerer) linkageName(id spirv.ID) string {
 func (l *lowerer) isImport(id spirv.ID) bool {
 	if d, ok := l.m.Decorated(id, grammar.DecorationLinkageAttributes); ok {
 		in := l.m.DecorationInst(d)
-		if d.Arg+2 < len(in.Ops()) {
-			return grammar.LinkageType(in.Word(d.Arg+2)) == grammar.LinkageTypeImport
+		if d.Arg+2 < len(in.Ops(l.m)) {
+			return grammar.LinkageType(in.Word(l.m, d.Arg+2)) == grammar.LinkageTypeImport
 		}
 	}
 	return false
@@ -440,7 +440,7 @@ func (l *lowerer) newFunc(fi int, name string, kernel bool) *ir.Func {
 	f := &ir.Func{Name: name, Kernel: kernel, Module: l.mod}
 	l.at(sf.Def, func() {
 		f.Result = l.typ(def.Type)
-		switch fc := grammar.FunctionControl(def.Word(2)); {
+		switch fc := grammar.FunctionControl(def.Word(l.m, 2)); {
 		case fc&grammar.FunctionControlInline != 0:
 			f.Inline = ir.InlineAlways
 		case fc&grammar.FunctionControlDontInline != 0:
@@ -480,8 +480,8 @@ func (l *lowerer) paramAttr(id spirv.ID, t *ir.Type) ir.ParamAttr {
 		}
 		in := l.m.DecorationInst(d)
 		arg := func() uint32 {
-			if d.Arg+1 < len(in.Ops()) {
-				return in.Word(d.Arg + 1)
+			if d.Arg+1 < len(in.Ops(l.m)) {
+				return in.Word(l.m, d.Arg+1)
 			}
 			return 0
 		}
@@ -599,17 +599,17 @@ func splitTypeList(s string) []string {
 
 // execMode applies one OpExecutionMode(Id) to kernel f.
 func (l *lowerer) execMode(f *ir.Func, in *spirv.Inst) {
-	mode := grammar.ExecutionMode(in.Word(1))
+	mode := grammar.ExecutionMode(in.Word(l.m, 1))
 	lits := func(n int) [3]int {
 		var v [3]int
-		if len(in.Ops()) < 2+n {
+		if len(in.Ops(l.m)) < 2+n {
 			l.invalid("%s needs %d operands", mode, n)
 		}
 		for i := 0; i < n; i++ {
 			if in.Opcode == grammar.OpExecutionModeId {
-				v[i] = int(l.intConst(in.IDOp(2 + i)))
+				v[i] = int(l.intConst(in.IDOp(l.m, 2+i)))
 			} else {
-				v[i] = int(in.Word(2 + i))
+				v[i] = int(in.Word(l.m, 2+i))
 			}
 		}
 		return v

@@ -9,7 +9,7 @@ import (
 // variable lowers a function-scope OpVariable to an alloca at the front
 // of the entry block, and its initializer to a store where it stands.
 func (fs *fnState) variable(in *spirv.Inst) {
-	if sc := grammar.StorageClass(in.Word(2)); sc != grammar.StorageClassFunction {
+	if sc := grammar.StorageClass(in.Word(fs.m, 2)); sc != grammar.StorageClassFunction {
 		fs.invalid("a variable in storage class %s inside a function", sc)
 	}
 	t := fs.typOf(in)
@@ -19,7 +19,7 @@ func (fs *fnState) variable(in *spirv.Inst) {
 	v := fs.hoist(ir.OpAlloca, t)
 	v.AuxInt = int64(fs.alignment(in.Result))
 	fs.def(in, v)
-	if len(in.Ops()) > 3 {
+	if len(in.Ops(fs.m)) > 3 {
 		init := fs.valOp(in, 3)
 		if init.Type != t.Elem {
 			fs.invalid("the initializer has type %s, the variable %s", init.Type, t.Elem)
@@ -32,8 +32,8 @@ func (fs *fnState) variable(in *spirv.Inst) {
 func (fs *fnState) alignment(id spirv.ID) int {
 	if d, ok := fs.m.Decorated(id, grammar.DecorationAlignment); ok {
 		in := fs.m.DecorationInst(d)
-		if d.Arg+1 < len(in.Ops()) {
-			return int(in.Word(d.Arg + 1))
+		if d.Arg+1 < len(in.Ops(fs.m)) {
+			return int(in.Word(fs.m, d.Arg+1))
 		}
 	}
 	return 0
@@ -42,13 +42,13 @@ func (fs *fnState) alignment(id spirv.ID) int {
 // memFlags reads the Memory Operands starting at operand k of in.
 func (fs *fnState) memFlags(in *spirv.Inst, k int) ir.MemFlags {
 	align, vol := 0, false
-	if k < len(in.Ops()) {
-		mask := grammar.MemoryAccess(in.Word(k))
+	if k < len(in.Ops(fs.m)) {
+		mask := grammar.MemoryAccess(in.Word(fs.m, k))
 		vol = mask&grammar.MemoryAccessVolatile != 0
-		if mask&grammar.MemoryAccessAligned != 0 && k+1 < len(in.Ops()) {
+		if mask&grammar.MemoryAccessAligned != 0 && k+1 < len(in.Ops(fs.m)) {
 			// Aligned is the lowest bit with a parameter, so its
 			// literal comes first.
-			align = int(in.Word(k + 1))
+			align = int(in.Word(fs.m, k+1))
 		}
 	}
 	return ir.MakeMem(align, vol)
@@ -56,7 +56,7 @@ func (fs *fnState) memFlags(in *spirv.Inst, k int) ir.MemFlags {
 
 // load lowers OpLoad; loads of built-in variables become work-item ops.
 func (fs *fnState) load(in *spirv.Inst) {
-	pid := in.IDOp(2)
+	pid := in.IDOp(fs.m, 2)
 	if b, ok := fs.builtins[pid]; ok {
 		fs.loadBuiltin(in, b)
 		return
@@ -72,8 +72,8 @@ func (fs *fnState) load(in *spirv.Inst) {
 			return
 		}
 	}
-	if def := fs.m.Def(pid); def != nil && def.Opcode == grammar.OpVariable && len(def.Ops()) > 3 {
-		if init := fs.m.Def(def.IDOp(3)); init != nil && init.Opcode == grammar.OpConstantSampler && fs.globals[pid] == nil {
+	if def := fs.m.Def(pid); def != nil && def.Opcode == grammar.OpVariable && len(def.Ops(fs.m)) > 3 {
+		if init := fs.m.Def(def.IDOp(fs.m, 3)); init != nil && init.Opcode == grammar.OpConstantSampler && fs.globals[pid] == nil {
 			fs.def(in, fs.samplerConst(init))
 			return
 		}
@@ -134,7 +134,7 @@ func (fs *fnState) builtinChain(in *spirv.Inst, b grammar.BuiltIn, idx []spirv.I
 	if !ok {
 		fs.unsupported("the built-in %s is not supported", b)
 	}
-	vt := fs.typ(fs.m.Type(fs.m.TypeOf(in.IDOp(2))).Elem)
+	vt := fs.typ(fs.m.Type(fs.m.TypeOf(in.IDOp(fs.m, 2))).Elem)
 	if ptrChain {
 		if len(idx) == 0 || fs.intConst(idx[0]) != 0 {
 			fs.unsupported("pointer arithmetic on the built-in %s", b)
@@ -160,11 +160,11 @@ func (fs *fnState) builtinChain(in *spirv.Inst, b grammar.BuiltIn, idx []spirv.I
 // accessChain lowers the access chains to one byte offset added to the
 // base pointer, by the OpenCL C layout of the IR types.
 func (fs *fnState) accessChain(in *spirv.Inst) {
-	baseID := in.IDOp(2)
+	baseID := in.IDOp(fs.m, 2)
 	ptrChain := in.Opcode == grammar.OpPtrAccessChain || in.Opcode == grammar.OpInBoundsPtrAccessChain
-	idx := make([]spirv.ID, len(in.Ops())-3)
+	idx := make([]spirv.ID, len(in.Ops(fs.m))-3)
 	for k := range idx {
-		idx[k] = in.IDOp(k + 3)
+		idx[k] = in.IDOp(fs.m, k+3)
 	}
 	if b, ok := fs.builtins[baseID]; ok {
 		fs.builtinChain(in, b, idx, ptrChain)
@@ -269,9 +269,9 @@ func (fs *fnState) copyMemory(in *spirv.Inst) {
 	// Up to two memory operands (target, then source): the copy takes
 	// the smaller alignment and is volatile if either is.
 	f := fs.memFlags(in, k)
-	if k < len(in.Ops()) {
+	if k < len(in.Ops(fs.m)) {
 		n := 1
-		mask := uint32(in.Word(k))
+		mask := uint32(in.Word(fs.m, k))
 		for bit := uint32(1); bit != 0 && bit <= mask; bit <<= 1 {
 			if mask&bit != 0 {
 				if e := grammar.KindMemoryAccess.Enumerant(bit); e != nil {
@@ -279,7 +279,7 @@ func (fs *fnState) copyMemory(in *spirv.Inst) {
 				}
 			}
 		}
-		if k+n < len(in.Ops()) {
+		if k+n < len(in.Ops(fs.m)) {
 			g := fs.memFlags(in, k+n)
 			align := f.Align()
 			if align == 0 || g.Align() != 0 && g.Align() < align {

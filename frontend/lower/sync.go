@@ -58,11 +58,11 @@ func (fs *fnState) semantics(id spirv.ID) ir.Semantics {
 func (fs *fnState) barrier(in *spirv.Inst) {
 	if in.Opcode == grammar.OpControlBarrier {
 		v := fs.newValue(ir.OpBarrier, ir.Void)
-		v.AuxInt = int64(ir.MakeSync(fs.scope(in.IDOp(0)), fs.scope(in.IDOp(1)), fs.semantics(in.IDOp(2))))
+		v.AuxInt = int64(ir.MakeSync(fs.scope(in.IDOp(fs.m, 0)), fs.scope(in.IDOp(fs.m, 1)), fs.semantics(in.IDOp(fs.m, 2))))
 		return
 	}
 	v := fs.newValue(ir.OpFence, ir.Void)
-	v.AuxInt = int64(ir.MakeSync(ir.ScopeInvocation, fs.scope(in.IDOp(0)), fs.semantics(in.IDOp(1))))
+	v.AuxInt = int64(ir.MakeSync(ir.ScopeInvocation, fs.scope(in.IDOp(fs.m, 0)), fs.semantics(in.IDOp(fs.m, 1))))
 }
 
 var atomicOps = map[grammar.Opcode]ir.AtomicOp{
@@ -95,7 +95,7 @@ func (fs *fnState) atomic(in *spirv.Inst) {
 		fs.invalid("an atomic through %s", p.Type)
 	}
 	et := p.Type.Elem
-	sc, sem := fs.scope(in.IDOp(k+1)), fs.semantics(in.IDOp(k+2))
+	sc, sem := fs.scope(in.IDOp(fs.m, k+1)), fs.semantics(in.IDOp(fs.m, k+2))
 	flags := func(op ir.AtomicOp) int64 { return int64(ir.MakeAtomic(op, sc, sem, 0)) }
 	checkType := func(t *ir.Type) {
 		if t != et || t.Kind != ir.KInt && t.Kind != ir.KFloat {
@@ -117,7 +117,7 @@ func (fs *fnState) atomic(in *spirv.Inst) {
 	case grammar.OpAtomicCompareExchange, grammar.OpAtomicCompareExchangeWeak:
 		t := fs.typOf(in)
 		checkType(t)
-		fail := fs.semantics(in.IDOp(5))
+		fail := fs.semantics(in.IDOp(fs.m, 5))
 		val, cmp := fs.valOp(in, 6), fs.valOp(in, 7)
 		v := fs.newValue(ir.OpAtomicCmpXchg, t, p, cmp, val)
 		v.AuxInt = int64(ir.MakeAtomic(ir.AtomicXchg, sc, sem, fail))
@@ -194,9 +194,9 @@ var groupKinds = map[grammar.GroupOperation]ir.GroupKind{
 // SPV_INTEL_subgroups instructions; it reports false for anything else.
 func (fs *fnState) group(in *spirv.Inst) bool {
 	if op, ok := groupOps[in.Opcode]; ok {
-		kind, ok := groupKinds[grammar.GroupOperation(in.Word(3))]
-		if !ok || len(in.Ops()) > 5 {
-			fs.unsupported("group operation %s is not supported", grammar.GroupOperation(in.Word(3)))
+		kind, ok := groupKinds[grammar.GroupOperation(in.Word(fs.m, 3))]
+		if !ok || len(in.Ops(fs.m)) > 5 {
+			fs.unsupported("group operation %s is not supported", grammar.GroupOperation(in.Word(fs.m, 3)))
 		}
 		t := fs.typOf(in)
 		x := fs.valOp(in, 4)
@@ -204,7 +204,7 @@ func (fs *fnState) group(in *spirv.Inst) bool {
 			fs.invalid("a collective on %s giving %s", x.Type, t)
 		}
 		v := fs.newValue(ir.OpGroupReduce, t, x)
-		v.AuxInt = int64(ir.MakeGroup(fs.scope(in.IDOp(2)), op, kind))
+		v.AuxInt = int64(ir.MakeGroup(fs.scope(in.IDOp(fs.m, 2)), op, kind))
 		fs.def(in, v)
 		return true
 	}
@@ -215,7 +215,7 @@ func (fs *fnState) group(in *spirv.Inst) bool {
 			op = ir.OpGroupAny
 		}
 		v := fs.newValue(op, fs.typOf(in), fs.valOp(in, 3))
-		v.AuxInt = int64(ir.MakeGroup(fs.scope(in.IDOp(2)), 0, 0))
+		v.AuxInt = int64(ir.MakeGroup(fs.scope(in.IDOp(fs.m, 2)), 0, 0))
 		fs.def(in, v)
 	case grammar.OpGroupBroadcast, grammar.OpGroupNonUniformBroadcast:
 		t := fs.typOf(in)
@@ -234,10 +234,10 @@ func (fs *fnState) group(in *spirv.Inst) bool {
 			fs.invalid("a broadcast from invocation id of type %s", id.Type)
 		}
 		v := fs.newValue(ir.OpGroupBroadcast, t, args...)
-		v.AuxInt = int64(ir.MakeGroup(fs.scope(in.IDOp(2)), 0, 0))
+		v.AuxInt = int64(ir.MakeGroup(fs.scope(in.IDOp(fs.m, 2)), 0, 0))
 		fs.def(in, v)
 	case grammar.OpGroupNonUniformShuffle, grammar.OpGroupNonUniformShuffleXor:
-		fs.subgroupScope(in.IDOp(2))
+		fs.subgroupScope(in.IDOp(fs.m, 2))
 		op := ir.OpShuffle1
 		if in.Opcode == grammar.OpGroupNonUniformShuffleXor {
 			op = ir.OpShuffleXor
@@ -246,7 +246,7 @@ func (fs *fnState) group(in *spirv.Inst) bool {
 	case grammar.OpGroupNonUniformShuffleUp, grammar.OpGroupNonUniformShuffleDown:
 		// Lanes shifted in from outside the subgroup are undefined in
 		// SPIR-V; taking them from the same value is one definition.
-		fs.subgroupScope(in.IDOp(2))
+		fs.subgroupScope(in.IDOp(fs.m, 2))
 		op := ir.OpShuffleUp
 		if in.Opcode == grammar.OpGroupNonUniformShuffleDown {
 			op = ir.OpShuffleDown

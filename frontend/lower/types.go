@@ -59,7 +59,7 @@ func (l *lowerer) makeType(id spirv.ID) *ir.Type {
 		}
 		l.unsupported("%d-bit integers are not supported", st.Width)
 	case grammar.OpTypeFloat:
-		if in := l.m.Def(id); len(in.Ops()) > 2 {
+		if in := l.m.Def(id); len(in.Ops(l.m)) > 2 {
 			l.unsupported("floating-point encodings other than IEEE 754 are not supported")
 		}
 		switch st.Width {
@@ -167,10 +167,10 @@ func (l *lowerer) checkOffsets(id spirv.ID, t *ir.Type) {
 			continue
 		}
 		in := l.m.DecorationInst(d)
-		if d.Arg+1 >= len(in.Ops()) {
+		if d.Arg+1 >= len(in.Ops(l.m)) {
 			continue
 		}
-		if off := int(in.Word(d.Arg + 1)); off != t.FieldOffset(int(d.Member)) {
+		if off := int(in.Word(l.m, d.Arg+1)); off != t.FieldOffset(int(d.Member)) {
 			l.fail(d.Inst, "lower.unsupported", "member %d of %s is at offset %d, not at %d as the OpenCL C layout places it", d.Member, l.idName(id), off, t.FieldOffset(int(d.Member)))
 		}
 	}
@@ -185,8 +185,8 @@ func (l *lowerer) checkStride(id spirv.ID, e *ir.Type) {
 		return
 	}
 	in := l.m.DecorationInst(d)
-	if d.Arg+1 < len(in.Ops()) {
-		if stride := int(in.Word(d.Arg + 1)); stride != e.Size() {
+	if d.Arg+1 < len(in.Ops(l.m)) {
+		if stride := int(in.Word(l.m, d.Arg+1)); stride != e.Size() {
 			l.fail(d.Inst, "lower.unsupported", "an array stride of %d bytes for %s elements of %d bytes: only the OpenCL C layout is supported", stride, e, e.Size())
 		}
 	}

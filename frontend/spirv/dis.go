@@ -90,7 +90,7 @@ func (m *Module) InstString(i int) (s string) {
 		// Diagnostics must not fail: fall back to the raw words should
 		// the module be in a shape the disassembler did not foresee.
 		if recover() != nil {
-			s = rawInst(in.Words())
+			s = rawInst(in.Words(m))
 		}
 	}()
 	d := disassembler{m: m, names: m.idNames()}
@@ -238,9 +238,9 @@ func (d *disassembler) inst(b []byte, in *Inst) []byte {
 		b = strconv.AppendUint(b, uint64(in.Opcode), 10)
 	}
 	covered := 1 // words shown
-	for _, op := range in.Ops() {
+	for _, op := range in.Ops(d.m) {
 		end := int(op.Off) + int(op.Len)
-		if op.Off == 0 || op.Len == 0 || end > len(in.Words()) {
+		if op.Off == 0 || op.Len == 0 || end > len(in.Words(d.m)) {
 			break
 		}
 		if end > covered {
@@ -254,13 +254,13 @@ func (d *disassembler) inst(b []byte, in *Inst) []byte {
 	}
 	// Words the operands do not account for (only in a module still being
 	// decoded) are shown raw.
-	for _, w := range in.Words()[min(covered, len(in.Words())):] {
+	for _, w := range in.Words(d.m)[min(covered, len(in.Words(d.m))):] {
 		b = append(b, " 0x"...)
 		b = strconv.AppendUint(b, uint64(w), 16)
 	}
-	if d.opts.Comment && in.Opcode == grammar.OpName && len(in.Words()) > 1 {
+	if d.opts.Comment && in.Opcode == grammar.OpName && len(in.Words(d.m)) > 1 {
 		b = append(b, "  ; id %"...)
-		b = strconv.AppendUint(b, uint64(in.Words()[1]), 10)
+		b = strconv.AppendUint(b, uint64(in.Words(d.m)[1]), 10)
 	}
 	if d.opts.Offsets {
 		b = append(b, " ; 0x"...)
@@ -277,7 +277,7 @@ func (d *disassembler) operand(b []byte, in *Inst, op Operand) []byte {
 		// Context-dependent numbers: OpConstant's value, OpSwitch's cases.
 		return d.m.appendNumber(b, in, op)
 	}
-	w := in.Words()[op.Off]
+	w := in.Words(d.m)[op.Off]
 	k := op.Kind
 	switch k.Category() {
 	case grammar.ID:
@@ -293,7 +293,7 @@ func (d *disassembler) operand(b []byte, in *Inst, op Operand) []byte {
 	}
 	switch k {
 	case grammar.KindLiteralString:
-		return appendQuotedWords(b, in.Words()[op.Off:int(op.Off)+int(op.Len)])
+		return appendQuotedWords(b, in.Words(d.m)[op.Off:int(op.Off)+int(op.Len)])
 	case grammar.KindLiteralExtInstInteger:
 		if in.ExtSet() != nil {
 			if ei := in.ExtSet().Lookup(w); ei != nil {
@@ -308,7 +308,7 @@ func (d *disassembler) operand(b []byte, in *Inst, op Operand) []byte {
 		return appendFloat32(b, w)
 	}
 	if op.Len == 2 {
-		return strconv.AppendUint(b, uint64(w)|uint64(in.Words()[op.Off+1])<<32, 10)
+		return strconv.AppendUint(b, uint64(w)|uint64(in.Words(d.m)[op.Off+1])<<32, 10)
 	}
 	return strconv.AppendUint(b, uint64(w), 10)
 }
@@ -362,13 +362,13 @@ func appendQuotedWords(b []byte, ws []uint32) []byte {
 // OpConstant or OpSpecConstant, an OpSwitch case) as its type reads it.
 func (m *Module) appendNumber(b []byte, in *Inst, op Operand) []byte {
 	end := int(op.Off) + int(op.Len)
-	if op.Len == 0 || op.Len > 2 || end > len(in.Words()) {
+	if op.Len == 0 || op.Len > 2 || end > len(in.Words(m)) {
 		return b
 	}
-	lo := in.Words()[op.Off]
+	lo := in.Words(m)[op.Off]
 	var v uint64 = uint64(lo)
 	if op.Len == 2 {
-		v |= uint64(in.Words()[op.Off+1]) << 32
+		v |= uint64(in.Words(m)[op.Off+1]) << 32
 	}
 	switch op.Num {
 	case NumSint:
@@ -393,11 +393,11 @@ func (m *Module) appendNumber(b []byte, in *Inst, op Operand) []byte {
 // 0 when unknown.
 func (m *Module) literalWidth(in *Inst) uint32 {
 	t := in.Type
-	if in.Opcode == grammar.OpSwitch && len(in.Words()) > 1 {
-		t = m.TypeOf(ID(in.Words()[1]))
+	if in.Opcode == grammar.OpSwitch && len(in.Words(m)) > 1 {
+		t = m.TypeOf(ID(in.Words(m)[1]))
 	}
-	if def := m.defOf(t); def != nil && (def.Opcode == grammar.OpTypeFloat || def.Opcode == grammar.OpTypeInt) && len(def.Words()) > 2 {
-		return def.Words()[2]
+	if def := m.defOf(t); def != nil && (def.Opcode == grammar.OpTypeFloat || def.Opcode == grammar.OpTypeInt) && len(def.Words(m)) > 2 {
+		return def.Words(m)[2]
 	}
 	return 0
 }

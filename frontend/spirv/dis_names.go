@@ -207,7 +207,7 @@ func (nm *nameMapper) saveNumber(id ID) {
 func (nm *nameMapper) nameOf(id ID) string { return nm.names.name(id) }
 
 func (nm *nameMapper) inst(in *Inst) {
-	ws := in.Words()
+	ws := in.Words(nm.m)
 	word := func(i int) uint32 {
 		if i < len(ws) {
 			return ws[i]
@@ -217,8 +217,8 @@ func (nm *nameMapper) inst(in *Inst) {
 	id := in.Result
 	switch in.Opcode {
 	case grammar.OpName:
-		if len(in.Ops()) >= 2 {
-			nm.save(in.IDOp(0), in.String(1))
+		if len(in.Ops(nm.m)) >= 2 {
+			nm.save(in.IDOp(nm.m, 0), in.String(nm.m, 1))
 		}
 		return
 	case grammar.OpDecorate:
@@ -290,8 +290,8 @@ func (nm *nameMapper) inst(in *Inst) {
 		nm.save(id, "Queue")
 	case grammar.OpTypeOpaque:
 		s := ""
-		if len(in.Ops()) >= 2 {
-			s = in.String(1)
+		if len(in.Ops(nm.m)) >= 2 {
+			s = in.String(nm.m, 1)
 		}
 		nm.save(id, "Opaque_"+sanitize(s))
 	case grammar.OpTypePipeStorage:
@@ -306,8 +306,8 @@ func (nm *nameMapper) inst(in *Inst) {
 		nm.save(id, "false")
 	case grammar.OpConstant:
 		var v []byte
-		if len(in.Ops()) >= 3 {
-			v = nm.m.appendNumber(nil, in, in.Ops()[2])
+		if len(in.Ops(nm.m)) >= 3 {
+			v = nm.m.appendNumber(nil, in, in.Ops(nm.m)[2])
 		}
 		for i, c := range v {
 			if c == '-' {

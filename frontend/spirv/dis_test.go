@@ -141,9 +141,9 @@ func maxIDOperand(m *Module) uint32 {
 	max := uint32(0)
 	for i := range m.Insts {
 		in := &m.Insts[i]
-		for _, op := range in.Ops() {
-			if op.Kind.Category() == grammar.ID && in.Words()[op.Off] > max {
-				max = in.Words()[op.Off]
+		for _, op := range in.Ops(m) {
+			if op.Kind.Category() == grammar.ID && in.Words(m)[op.Off] > max {
+				max = in.Words(m)[op.Off]
 			}
 		}
 	}

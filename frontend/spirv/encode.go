@@ -8,7 +8,7 @@ import "encoding/binary"
 func (m *Module) Encode() []byte {
 	n := HeaderWords
 	for i := range m.Insts {
-		n += len(m.Insts[i].Words())
+		n += len(m.Insts[i].Words(m))
 	}
 	out := make([]byte, 0, 4*n)
 	var order binary.AppendByteOrder = binary.LittleEndian
@@ -20,7 +20,7 @@ func (m *Module) Encode() []byte {
 		out = order.AppendUint32(out, w)
 	}
 	for i := range m.Insts {
-		for _, w := range m.Insts[i].Words() {
+		for _, w := range m.Insts[i].Words(m) {
 			out = order.AppendUint32(out, w)
 		}
 	}

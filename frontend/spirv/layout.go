@@ -20,7 +20,7 @@ import (
 //
 // Layouts are facts of the grammar, the same in every module, so the
 // reads of a process share them (sharedLayouts), operands included (an
-// instruction of a shared layout points to them, see store): a module of
+// instruction of a shared layout points to them, see Module.shared): a module of
 // a few hundred instructions has a hundred shapes, and decoding each
 // once per module would cost as much as reading the rest. A read looks a
 // shape up in its cache of recent layouts (which outlives it, but for
@@ -375,7 +375,7 @@ func (r *reader) find(e *recentLayout, k layoutKey) bool {
 	if t := r.shared; t != nil {
 		if j := t.find(k); j >= 0 {
 			e.set(&t.slots[j])
-			e.ops |= sharedOps // see store
+			e.ops |= sharedOps // see Module.shared
 			return true
 		}
 	}

@@ -23,7 +23,11 @@ type Module struct {
 
 	names nameIndex
 
-	st          *store
+	// The instructions' operands (see Inst.Ops): the module's own, and
+	// those of the layouts reads share (see sharedLayouts), as many as
+	// there were when the module was read.
+	ops, shared []Operand
+
 	decorations decorationIndex
 	defs        defTable
 }
@@ -132,9 +136,9 @@ func (m *Module) nameIndex() *nameIndex {
 			in := &m.Insts[i]
 			switch {
 			case in.Opcode == grammar.OpName && in.NumOps() == 2:
-				x.names[in.IDOp(0)] = in.String(1)
+				x.names[in.IDOp(m, 0)] = in.String(m, 1)
 			case in.Opcode == grammar.OpMemberName && in.NumOps() == 3:
-				x.members[MemberKey{in.IDOp(0), in.Word(1)}] = in.String(2)
+				x.members[MemberKey{in.IDOp(m, 0), in.Word(m, 1)}] = in.String(m, 2)
 			}
 		}
 	})
@@ -504,11 +508,11 @@ func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
 	sorted := true
 	for k, i := range decos {
 		in := &m.Insts[i]
-		x.ids[k] = in.IDOp(0)
+		x.ids[k] = in.IDOp(m, 0)
 		if in.Opcode == grammar.OpDecorate || in.Opcode == grammar.OpDecorateId || in.Opcode == grammar.OpDecorateString {
-			x.decs[k] = Decoration{Kind: grammar.Decoration(in.Word(1)), Member: -1, Inst: i, Arg: 1}
+			x.decs[k] = Decoration{Kind: grammar.Decoration(in.Word(m, 1)), Member: -1, Inst: i, Arg: 1}
 		} else {
-			x.decs[k] = Decoration{Kind: grammar.Decoration(in.Word(2)), Member: int32(in.Word(1)), Inst: i, Arg: 2}
+			x.decs[k] = Decoration{Kind: grammar.Decoration(in.Word(m, 2)), Member: int32(in.Word(m, 1)), Inst: i, Arg: 2}
 		}
 		sorted = sorted && (k == 0 || x.ids[k-1] <= x.ids[k])
 	}
@@ -519,14 +523,14 @@ func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
 		// Rare: applied one at a time, since a group may decorate a
 		// group.
 		in := &m.Insts[i]
-		targets := append([]Decoration(nil), x.of(in.IDOp(0))...)
+		targets := append([]Decoration(nil), x.of(in.IDOp(m, 0))...)
 		if in.Opcode == grammar.OpGroupDecorate {
-			for a := 1; a < len(in.Ops()); a++ {
-				x.add(in.IDOp(a), targets...)
+			for a := 1; a < len(in.Ops(m)); a++ {
+				x.add(in.IDOp(m, a), targets...)
 			}
 		} else {
-			for a := 1; a+1 < len(in.Ops()); a += 2 {
-				id, member := in.IDOp(a), int32(in.Word(a+1))
+			for a := 1; a+1 < len(in.Ops(m)); a += 2 {
+				id, member := in.IDOp(m, a), int32(in.Word(m, a+1))
 				ds := append([]Decoration(nil), targets...)
 				for k := range ds {
 					ds[k].Member = member

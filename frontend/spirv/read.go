@@ -85,7 +85,6 @@ func ReadWords(words []uint32) (*Module, error) {
 		m: &Module{
 			Header:  h,
 			Words:   words,
-			st:      &store{words: words},
 			ExtSets: map[ID]*grammar.ExtSet{},
 		},
 		redef:  -1,
@@ -95,7 +94,7 @@ func ReadWords(words []uint32) (*Module, error) {
 	}
 	r.sc.begin()
 	if r.shared != nil {
-		r.m.st.shared = r.shared.ops
+		r.m.shared = r.shared.ops
 	}
 	// What only the read needs lives in the scratch, for the next.
 	r.pending, r.switches = r.sc.pending, r.sc.switches
@@ -118,7 +117,7 @@ func ReadWords(words []uint32) (*Module, error) {
 	if err := r.scan(); err != nil {
 		return nil, err
 	}
-	r.m.st.ops = r.ops
+	r.m.ops = r.ops
 	if r.redef >= 0 {
 		p := r.m.defs.get(r.m.Insts[r.redef].Result)
 		return nil, instError(r.m, r.redef, "binary.result-redefined", "result <id> %%%d is defined twice; first by %s at word %d", r.m.Insts[r.redef].Result, r.m.Insts[p].Opcode, r.m.Insts[p].Offset)
@@ -129,7 +128,7 @@ func ReadWords(words []uint32) (*Module, error) {
 			return nil, err
 		}
 	}
-	r.m.st.ops = r.ops
+	r.m.ops = r.ops
 	if err := r.fs.finish(r.m); err != nil {
 		return nil, err
 	}
@@ -284,7 +283,7 @@ func (r *reader) scan() error {
 	r.ops = make([]Operand, 0, min(len(words)-HeaderWords-n+1, 64+n/8))
 	r.fs.blocks, r.fs.params = make([]Block, 0, labels), make([]int, 0, params)
 	m.Functions = make([]Function, 0, funcs)
-	st, bound := m.st, m.Header.Bound
+	bound := m.Header.Bound
 	i := 0
 	for off := HeaderWords; off < len(words); i++ {
 		w0 := words[off]
@@ -297,7 +296,7 @@ func (r *reader) scan() error {
 		}
 		op := grammar.Opcode(w0 & 0xffff)
 		in := &m.Insts[i]
-		in.st, in.Opcode, in.Offset = st, op, uint32(off)
+		in.Opcode, in.Offset = op, uint32(off)
 		ws := words[off : off+wc]
 		if v := r.apply(in, ws, bound); v != layoutHit {
 			info := grammar.Lookup(op)
@@ -332,7 +331,7 @@ func (r *reader) scan() error {
 // decode decodes the operands of in by the grammar.
 func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 	off := int(in.Offset)
-	ws := in.Words()
+	ws := in.Words(r.m)
 	start := len(r.ops)
 	// The operands of the opcode's prefix (see opFact) are read
 	// directly, the rest by the grammar.
@@ -388,6 +387,12 @@ func (r *reader) decode(in *Inst, info *grammar.Inst) error {
 		return r.instErr(off, "binary.operand", "%s has %d words, more than its operands use (%d)", info.Name, len(ws), pos)
 	}
 	in.ops, in.nops = uint32(start), uint16(len(r.ops)-start)
+	if in.Opcode == grammar.OpSpecConstantOp && in.nops >= 3 {
+		// The operands of the operation it applies follow (see
+		// Inst.SpecOpInst): Result Type, Result and its own.
+		r.ops = append(r.ops, r.ops[start], r.ops[start+1])
+		r.ops = append(r.ops, r.ops[start+3:start+int(in.nops)]...)
+	}
 	return nil
 }
 
@@ -406,7 +411,7 @@ func (r *reader) add(k grammar.Kind, num NumType, pos, n int) {
 // the number of words it takes; parameters it implies are pushed on
 // r.pending.
 func (r *reader) operand(in *Inst, o grammar.Operand, pos int) (int, error) {
-	ws := in.Words()
+	ws := in.Words(r.m)
 	off := int(in.Offset)
 	w := ws[pos]
 	k := o.Kind
@@ -546,7 +551,7 @@ func (r *reader) pushParams(ps []grammar.Operand) {
 // noteResult records facts about a result needed while decoding later
 // instructions.
 func (r *reader) noteResult(in *Inst) {
-	ws := in.Words()
+	ws := in.Words(r.m)
 	switch in.Opcode {
 	case grammar.OpTypeInt:
 		if len(ws) == 4 {

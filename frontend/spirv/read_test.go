@@ -99,20 +99,20 @@ func TestReadValid(t *testing.T) {
 			t.Errorf("decoration of %%9 missing")
 		}
 		c := m.Def(13)
-		if c == nil || c.Ops()[2].Len != 2 || c.Literal(2) != 2<<32|1 {
+		if c == nil || c.Ops(m)[2].Len != 2 || c.Literal(m, 2) != 2<<32|1 {
 			t.Errorf("64-bit constant: %+v", c)
 		}
 		sw := m.Insts[m.Functions[0].Blocks[0].Terminator()]
-		if sw.Opcode != grammar.OpSwitch || len(sw.Ops()) != 4 || sw.Ops()[2].Len != 2 || sw.Ops()[2].Kind != grammar.KindLiteralInteger && sw.Ops()[2].Kind != grammar.KindLiteralContextDependentNumber {
-			t.Errorf("switch operands: %+v", sw.Ops())
+		if sw.Opcode != grammar.OpSwitch || len(sw.Ops(m)) != 4 || sw.Ops(m)[2].Len != 2 || sw.Ops(m)[2].Kind != grammar.KindLiteralInteger && sw.Ops(m)[2].Kind != grammar.KindLiteralContextDependentNumber {
+			t.Errorf("switch operands: %+v", sw.Ops(m))
 		}
 		ext := m.Def(16)
-		if ext.ExtSet() == nil || ext.ExtSet().Name != "OpenCL.std" || ext.ExtOp() != uint32(grammar.OpenCLSqrt) {
+		if ext.ExtSet() == nil || ext.ExtSet().Name != "OpenCL.std" || ext.ExtOp(m) != uint32(grammar.OpenCLSqrt) {
 			t.Errorf("ext inst: %+v", ext)
 		}
 		st := m.Insts[m.Functions[0].Blocks[0].Label+2]
-		if st.Opcode != grammar.OpStore || len(st.Ops()) != 4 || st.Ops()[3].Kind != grammar.KindLiteralInteger {
-			t.Errorf("store with Aligned: %+v", st.Ops())
+		if st.Opcode != grammar.OpStore || len(st.Ops(m)) != 4 || st.Ops(m)[3].Kind != grammar.KindLiteralInteger {
+			t.Errorf("store with Aligned: %+v", st.Ops(m))
 		}
 	}
 }

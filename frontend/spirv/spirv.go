@@ -61,16 +61,16 @@ type Operand struct {
 	Len  uint16  // number of words
 }
 
-// Inst is one instruction. It is small (32 bytes) and holds a single
-// pointer (to the words and operands it shares with the rest of its
-// module), since a module may hold millions of them: what its words
-// give directly (ExtOp, SpecOp) is read from them.
+// Inst is one instruction. It is small (24 bytes) and holds no pointer,
+// since a module may hold millions of them: a slice of them is not
+// scanned by the garbage collector, and writing one needs no write
+// barrier. Its words and operands are the module's, so the methods that
+// read them take the module.
 type Inst struct {
-	st     *store
 	Offset uint32 // word offset in the module of the first word
 	Type   ID     // result type <id>, or 0
 	Result ID     // result <id>, or 0
-	ops    uint32 // index of the first operand in st.ops, or sharedOps + index in st.shared
+	ops    uint32 // index of the first operand in Module.ops, or sharedOps + index in Module.shared
 	Opcode grammar.Opcode
 	nops   uint16
 	ext    uint8 // 1 + index in grammar.ExtSets() of an OpExtInst's set; 0 for none or NonSemantic
@@ -78,10 +78,10 @@ type Inst struct {
 
 // ExtOp returns the extended instruction of an OpExtInst (see ExtSet),
 // 0 for other instructions.
-func (in *Inst) ExtOp() uint32 {
+func (in *Inst) ExtOp(m *Module) uint32 {
 	switch in.Opcode {
 	case grammar.OpExtInst, grammar.OpExtInstWithForwardRefsKHR:
-		if ws := in.Words(); len(ws) > 4 {
+		if ws := in.Words(m); len(ws) > 4 {
 			return ws[4]
 		}
 	}
@@ -90,39 +90,44 @@ func (in *Inst) ExtOp() uint32 {
 
 // SpecOp returns the operation of an OpSpecConstantOp, 0 for other
 // instructions.
-func (in *Inst) SpecOp() grammar.Opcode {
+func (in *Inst) SpecOp(m *Module) grammar.Opcode {
 	if in.Opcode == grammar.OpSpecConstantOp {
-		if ws := in.Words(); len(ws) > 3 {
+		if ws := in.Words(m); len(ws) > 3 {
 			return grammar.Opcode(ws[3])
 		}
 	}
 	return 0
 }
 
-// store holds the words and decoded operands of a module's instructions:
-// those of the module in ops, those of the layouts the reads share (see
-// sharedLayouts) in shared, the part of the shared operands there was
-// when the module was read.
-type store struct {
-	words  []uint32
-	ops    []Operand
-	shared []Operand
+// SpecOpInst returns an OpSpecConstantOp read as the operation it
+// applies: its opcode that operation, its operands the Result Type, the
+// Result and the operation's own. The reader keeps those operands after
+// the instruction's (see reader.decode).
+func (in *Inst) SpecOpInst(m *Module) Inst {
+	c := *in
+	if in.Opcode != grammar.OpSpecConstantOp || in.nops < 3 || in.ops&sharedOps != 0 {
+		return c
+	}
+	c.Opcode = in.SpecOp(m)
+	c.ops, c.nops = in.ops+uint32(in.nops), in.nops-1
+	return c
 }
 
-// sharedOps marks an Inst.ops that indexes store.shared.
+// sharedOps marks an Inst.ops that indexes Module.shared.
 const sharedOps = 1 << 31
 
 // Words returns all the instruction's words, the first one included.
-func (in *Inst) Words() []uint32 {
-	return in.st.words[in.Offset : in.Offset+in.st.words[in.Offset]>>16 : in.Offset+in.st.words[in.Offset]>>16]
+func (in *Inst) Words(m *Module) []uint32 {
+	n := in.Offset + m.Words[in.Offset]>>16
+	return m.Words[in.Offset:n:n]
 }
 
 // Ops returns the decoded operands. Instructions of the same shape share
 // them (see layout.go): the slice is read-only.
-func (in *Inst) Ops() []Operand {
-	ops, i := in.st.ops, in.ops
+func (in *Inst) Ops(m *Module) []Operand {
+	ops, i := m.ops, in.ops
 	if i&sharedOps != 0 {
-		ops, i = in.st.shared, i&^sharedOps
+		ops, i = m.shared, i&^sharedOps
 	}
 	n := i + uint32(in.nops)
 	return ops[i:n:n]
@@ -137,40 +142,30 @@ func (in *Inst) ExtSet() *grammar.ExtSet {
 	return grammar.ExtSets()[in.ext-1]
 }
 
-// WithOps returns a copy of the instruction whose operands are ops (which
-// must refer to words of the instruction): for example an
-// OpSpecConstantOp read as the operation it applies.
-func (in *Inst) WithOps(ops []Operand) Inst {
-	c := *in
-	c.st = &store{words: in.st.words, ops: ops}
-	c.ops, c.nops = 0, uint16(len(ops))
-	return c
-}
-
 // Info returns the grammar description of the instruction's opcode.
 func (in *Inst) Info() *grammar.Inst { return grammar.Lookup(in.Opcode) }
 
 // Word returns the first word of operand i.
-func (in *Inst) Word(i int) uint32 {
-	return in.st.words[in.Offset+uint32(in.Ops()[i].Off)]
+func (in *Inst) Word(m *Module, i int) uint32 {
+	return m.Words[in.Offset+uint32(in.Ops(m)[i].Off)]
 }
 
 // IDOp returns operand i as an <id>.
-func (in *Inst) IDOp(i int) ID { return ID(in.Word(i)) }
+func (in *Inst) IDOp(m *Module, i int) ID { return ID(in.Word(m, i)) }
 
 // String returns operand i read as a literal string.
-func (in *Inst) String(i int) string {
-	op := in.Ops()[i]
-	ws := in.Words()
+func (in *Inst) String(m *Module, i int) string {
+	op := in.Ops(m)[i]
+	ws := in.Words(m)
 	s, _ := decodeString(ws[op.Off : op.Off+op.Len])
 	return s
 }
 
 // Literal returns operand i as an unsigned number of one or two words
 // (low-order word first, as SPIR-V stores them).
-func (in *Inst) Literal(i int) uint64 {
-	op := in.Ops()[i]
-	ws := in.Words()
+func (in *Inst) Literal(m *Module, i int) uint64 {
+	op := in.Ops(m)[i]
+	ws := in.Words(m)
 	v := uint64(ws[op.Off])
 	if op.Len > 1 {
 		v |= uint64(ws[op.Off+1]) << 32

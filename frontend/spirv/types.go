@@ -48,8 +48,8 @@ func (m *Module) Type(id ID) Type {
 	}
 	t := Type{Op: in.Opcode, ID: id}
 	w := func(i int) uint32 {
-		if i < len(in.Ops()) {
-			return in.Word(i)
+		if i < len(in.Ops(m)) {
+			return in.Word(m, i)
 		}
 		return 0
 	}
@@ -72,13 +72,13 @@ func (m *Module) Type(id ID) Type {
 			t.Elem = ID(w(0))
 		}
 	case grammar.OpTypeStruct:
-		for i := 1; i < len(in.Ops()); i++ {
-			t.Members = append(t.Members, in.IDOp(i))
+		for i := 1; i < len(in.Ops(m)); i++ {
+			t.Members = append(t.Members, in.IDOp(m, i))
 		}
 	case grammar.OpTypeFunction:
 		t.Elem = ID(w(1))
-		for i := 2; i < len(in.Ops()); i++ {
-			t.Members = append(t.Members, in.IDOp(i))
+		for i := 2; i < len(in.Ops(m)); i++ {
+			t.Members = append(t.Members, in.IDOp(m, i))
 		}
 	case grammar.OpTypeImage:
 		t.Elem = ID(w(1))
@@ -86,7 +86,7 @@ func (m *Module) Type(id ID) Type {
 			Dim: grammar.Dim(w(2)), Depth: w(3), Arrayed: w(4), MS: w(5), Sampled: w(6),
 			Format: grammar.ImageFormat(w(7)),
 		}
-		if len(in.Ops()) > 8 {
+		if len(in.Ops(m)) > 8 {
 			t.Image.Access, t.Image.HasAccess = grammar.AccessQualifier(w(8)), true
 		}
 	case grammar.OpTypePipe:
@@ -129,14 +129,14 @@ func (t Type) Components() uint32 {
 // OpSpecConstant's default) id, sign-extended when its type is signed.
 func (m *Module) ConstantValue(id ID) (uint64, bool) {
 	in := m.defOf(id)
-	if in == nil || (in.Opcode != grammar.OpConstant && in.Opcode != grammar.OpSpecConstant) || len(in.Ops()) < 3 {
+	if in == nil || (in.Opcode != grammar.OpConstant && in.Opcode != grammar.OpSpecConstant) || len(in.Ops(m)) < 3 {
 		return 0, false
 	}
 	t := m.Type(in.Type)
 	if t.Op != grammar.OpTypeInt {
 		return 0, false
 	}
-	v := in.Literal(2)
+	v := in.Literal(m, 2)
 	if t.Width < 64 {
 		v &= 1<<t.Width - 1
 	}

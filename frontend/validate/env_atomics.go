@@ -40,7 +40,7 @@ func envAtomic(m *spirv.Module, in *spirv.Inst) (ptr spirv.ID, sc grammar.Storag
 	if int(in.Opcode) >= len(envAtomicPtr) || envAtomicPtr[in.Opcode] == 0 {
 		return 0, 0, 0, false
 	}
-	ptr = envOpID(in, int(envAtomicPtr[in.Opcode])-1)
+	ptr = envOpID(m, in, int(envAtomicPtr[in.Opcode])-1)
 	if ptr == 0 {
 		return 0, 0, 0, false
 	}

@@ -65,7 +65,7 @@ func checkEnvCallGraph(c *checker) {
 		if fi == nf || i < m.Functions[fi].Def {
 			continue // not in a function: malformed
 		}
-		if to := callee(envOpID(&m.Insts[i], 2)); to >= 0 {
+		if to := callee(envOpID(c.m, &m.Insts[i], 2)); to >= 0 {
 			calls = append(calls, envCall{int32(to), int32(i)})
 		}
 	}
@@ -83,7 +83,7 @@ func checkEnvCallGraph(c *checker) {
 	)
 	for _, i32 := range envOf(c).lists[envEntrySet] {
 		in := &m.Insts[i32]
-		root := callee(envOpID(in, 1))
+		root := callee(envOpID(c.m, in, 1))
 		if root < 0 || color[root] != white {
 			continue
 		}
@@ -115,8 +115,8 @@ func checkEnvCallGraph(c *checker) {
 				}
 				names = append(names, envName(m, m.Insts[m.Functions[cl.to].Def].Result))
 				entryName := ""
-				if len(in.Ops()) > 2 {
-					entryName = in.String(2)
+				if len(in.Ops(c.m)) > 2 {
+					entryName = in.String(c.m, 2)
 				}
 				c.errorf(int(cl.inst), "env.recursion", "recursion is not supported: the call graph of entry point %q has the cycle %s", entryName, strings.Join(names, " -> "))
 			}

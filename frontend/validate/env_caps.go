@@ -175,10 +175,10 @@ func checkEnvCaps(c *checker) {
 		}
 		switch in.Opcode {
 		case grammar.OpCapability:
-			if len(in.Ops()) == 0 {
+			if len(in.Ops(c.m)) == 0 {
 				continue
 			}
-			cp := grammar.Capability(in.Word(0))
+			cp := grammar.Capability(in.Word(c.m, 0))
 			ec := envCapabilityOf(cp)
 			switch {
 			case ec == nil:
@@ -196,10 +196,10 @@ func checkEnvCaps(c *checker) {
 				}
 			}
 		case grammar.OpExtension:
-			if len(in.Ops()) == 0 {
+			if len(in.Ops(c.m)) == 0 {
 				continue
 			}
-			name := in.String(0)
+			name := in.String(c.m, 0)
 			ex := envExtensionOf(name)
 			switch {
 			case ex == nil:
@@ -366,10 +366,10 @@ func checkEnabled(c *checker, x *envIndex) {
 	// The enumerants of the instructions the scan could not read.
 	for _, i32 := range x.lists[envEnumSet] {
 		in := &m.Insts[i32]
-		for j := range in.Ops() {
-			o := in.Ops()[j]
+		for j := range in.Ops(c.m) {
+			o := in.Ops(c.m)[j]
 			if int(o.Kind) < len(envKindCat) && (envKindCat[o.Kind] == grammar.ValueEnum || envKindCat[o.Kind] == grammar.BitEnum) {
-				x.noteEnum(o.Kind, in.Words()[o.Off], int(i32))
+				x.noteEnum(o.Kind, in.Words(c.m)[o.Off], int(i32))
 			}
 		}
 	}
@@ -470,8 +470,8 @@ func checkEnumEnabled(c *checker, e *envModule, i int, k grammar.Kind, v uint32)
 	}
 	// Find the operand, for the message.
 	j := -1
-	for n, o := range in.Ops() {
-		if o.Kind == k && (in.Words()[o.Off] == v || envKindCat[k] == grammar.BitEnum && in.Words()[o.Off]&v != 0) {
+	for n, o := range in.Ops(c.m) {
+		if o.Kind == k && (in.Words(c.m)[o.Off] == v || envKindCat[k] == grammar.BitEnum && in.Words(c.m)[o.Off]&v != 0) {
 			j = n
 			break
 		}

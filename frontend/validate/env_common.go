@@ -94,14 +94,14 @@ func newEnvModule(c *checker) *envModule {
 		}
 		switch in.Opcode {
 		case grammar.OpCapability:
-			if len(in.Ops()) > 0 {
-				cp := grammar.Capability(in.Word(0))
+			if len(in.Ops(c.m)) > 0 {
+				cp := grammar.Capability(in.Word(c.m, 0))
 				e.declared.add(cp)
 				stack = append(stack, cp)
 			}
 		case grammar.OpExtension:
-			if len(in.Ops()) > 0 {
-				e.exts = append(e.exts, in.String(0))
+			if len(in.Ops(c.m)) > 0 {
+				e.exts = append(e.exts, in.String(c.m, 0))
 			}
 		}
 	}
@@ -167,11 +167,11 @@ func envName(m *spirv.Module, id spirv.ID) string {
 }
 
 // envOpID returns operand i of in as an <id>, or 0 when there is none.
-func envOpID(in *spirv.Inst, i int) spirv.ID {
-	if i < 0 || i >= len(in.Ops()) {
+func envOpID(m *spirv.Module, in *spirv.Inst, i int) spirv.ID {
+	if i < 0 || i >= len(in.Ops(m)) {
 		return 0
 	}
-	return in.IDOp(i)
+	return in.IDOp(m, i)
 }
 
 // envTypeName describes a type for a diagnostic: "32-bit integer",
@@ -503,7 +503,7 @@ type envOpInfo struct {
 // when the name's target is not defined (ids then reports it). The
 // other families have nothing to check of it but its first use.
 func (x *envIndex) quickName(i int, in *spirv.Inst, defs []spirv.Def) bool {
-	ws := in.Words()
+	ws := in.Words(x.mod)
 	if len(ws) < 2 || ws[1] >= uint32(len(defs)) || defs[ws[1]].Inst == 0 {
 		return false
 	}

@@ -36,14 +36,14 @@ func envFloat64Use(m *spirv.Module) int {
 		}
 		switch in.Opcode {
 		case grammar.OpTypeFloat:
-			f64[in.Result] = envOpID(in, 1) == 64
+			f64[in.Result] = envOpID(m, in, 1) == 64
 		case grammar.OpTypeVector, grammar.OpTypeMatrix, grammar.OpTypeArray, grammar.OpTypeRuntimeArray:
-			f64[in.Result] = typeHas(envOpID(in, 1))
+			f64[in.Result] = typeHas(envOpID(m, in, 1))
 		case grammar.OpTypePointer:
-			f64[in.Result] = typeHas(envOpID(in, 2))
+			f64[in.Result] = typeHas(envOpID(m, in, 2))
 		case grammar.OpTypeStruct, grammar.OpTypeFunction:
 			for k := 1; k < in.NumOps(); k++ {
-				if typeHas(envOpID(in, k)) {
+				if typeHas(envOpID(m, in, k)) {
 					f64[in.Result] = true
 					break
 				}
@@ -78,7 +78,7 @@ func envFloat64Use(m *spirv.Module) int {
 			break
 		}
 		if in.Opcode == grammar.OpEntryPoint {
-			if f := fnOf(envOpID(in, 1)); f >= 0 && !seen[f] {
+			if f := fnOf(envOpID(m, in, 1)); f >= 0 && !seen[f] {
 				seen[f] = true
 				work = append(work, f)
 			}
@@ -92,7 +92,7 @@ func envFloat64Use(m *spirv.Module) int {
 		for i := fn.Def; i <= fn.End; i++ {
 			in := &m.Insts[i]
 			if in.Opcode == grammar.OpFunctionCall {
-				if g := fnOf(envOpID(in, 2)); g >= 0 && !seen[g] {
+				if g := fnOf(envOpID(m, in, 2)); g >= 0 && !seen[g] {
 					seen[g] = true
 					work = append(work, g)
 				}
@@ -101,13 +101,13 @@ func envFloat64Use(m *spirv.Module) int {
 				continue
 			}
 			hit := typeHas(in.Type)
-			for k, o := range in.Ops() {
+			for k, o := range in.Ops(m) {
 				if hit {
 					break
 				}
 				switch o.Kind {
 				case grammar.KindIdRef, grammar.KindIdMemorySemantics, grammar.KindIdScope:
-					hit = valueHas(envOpID(in, k))
+					hit = valueHas(envOpID(m, in, k))
 				}
 			}
 			if hit {

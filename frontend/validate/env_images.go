@@ -30,15 +30,15 @@ func checkEnvImages(c *checker) {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpTypeImage:
-			if len(in.Ops()) < 8 {
+			if len(in.Ops(c.m)) < 8 {
 				continue
 			}
-			if t := m.Def(in.IDOp(1)); t == nil || t.Opcode != grammar.OpTypeVoid {
-				c.errorf(i, "env.image-sampled-type", "the Sampled Type of an image must be OpTypeVoid, not %s", envA(envTypeName(m, in.IDOp(1))))
+			if t := m.Def(in.IDOp(c.m, 1)); t == nil || t.Opcode != grammar.OpTypeVoid {
+				c.errorf(i, "env.image-sampled-type", "the Sampled Type of an image must be OpTypeVoid, not %s", envA(envTypeName(m, in.IDOp(c.m, 1))))
 			}
-			dim := grammar.Dim(in.Word(2))
-			depth, arrayed, ms, sampled := in.Word(3), in.Word(4), in.Word(5), in.Word(6)
-			format := grammar.ImageFormat(in.Word(7))
+			dim := grammar.Dim(in.Word(c.m, 2))
+			depth, arrayed, ms, sampled := in.Word(c.m, 3), in.Word(c.m, 4), in.Word(c.m, 5), in.Word(c.m, 6)
+			format := grammar.ImageFormat(in.Word(c.m, 7))
 			switch {
 			case dim != grammar.Dim1D && dim != grammar.Dim2D && dim != grammar.Dim3D && dim != grammar.DimBuffer:
 				c.errorf(i, "env.image-dim", "%s images are not supported: images are 1D, 2D, 3D or Buffer", dim)
@@ -59,17 +59,17 @@ func checkEnvImages(c *checker) {
 			if format != grammar.ImageFormatUnknown {
 				c.errorf(i, "env.image-format", "image format %s is not supported: the Image Format must be Unknown", format)
 			}
-			if len(in.Ops()) < 9 {
+			if len(in.Ops(c.m)) < 9 {
 				c.errorf(i, "env.image-access", "the image type has no Access Qualifier; Level Zero requires one (ReadOnly, WriteOnly or ReadWrite)")
 			}
 		case grammar.OpImageWrite:
 			// Image, Coordinate, Texel, [Image Operands, ...]
-			if len(in.Ops()) > 3 && in.Word(3) != 0 {
-				c.errorf(i, "env.image-write-operands", "OpImageWrite must not have Image Operands (it has %s)", envImageOperandNames(in.Word(3)))
+			if len(in.Ops(c.m)) > 3 && in.Word(c.m, 3) != 0 {
+				c.errorf(i, "env.image-write-operands", "OpImageWrite must not have Image Operands (it has %s)", envImageOperandNames(in.Word(c.m, 3)))
 			}
 		case grammar.OpImageRead, grammar.OpImageSampleExplicitLod:
 			// Result Type, Result, Image, Coordinate, [Image Operands, ...]
-			if len(in.Ops()) > 4 && grammar.ImageOperands(in.Word(4))&grammar.ImageOperandsConstOffset != 0 {
+			if len(in.Ops(c.m)) > 4 && grammar.ImageOperands(in.Word(c.m, 4))&grammar.ImageOperandsConstOffset != 0 {
 				c.errorf(i, "env.image-read-offset", "%s must not have the ConstOffset Image Operand", in.Opcode)
 			}
 		}

@@ -32,10 +32,10 @@ func checkEnvKernel(c *checker) {
 	var seen []spirv.ID
 	for _, i32 := range envOf(c).lists[envEntrySet] {
 		in := &m.Insts[i32]
-		if len(in.Ops()) < 3 {
+		if len(in.Ops(c.m)) < 3 {
 			continue
 		}
-		id := in.IDOp(1)
+		id := in.IDOp(c.m, 1)
 		dup := false
 		for _, s := range seen {
 			dup = dup || s == id
@@ -51,7 +51,7 @@ func checkEnvKernel(c *checker) {
 		}
 		fn := &m.Insts[def]
 		if t := m.Def(fn.Type); t == nil || t.Opcode != grammar.OpTypeVoid {
-			c.errorf(def, "env.kernel-return", "kernel %q returns %s; kernels must return void", in.String(2), envA(envTypeName(m, fn.Type)))
+			c.errorf(def, "env.kernel-return", "kernel %q returns %s; kernels must return void", in.String(c.m, 2), envA(envTypeName(m, fn.Type)))
 		}
 		for n, p := range f.Params {
 			if p < 0 || p >= len(m.Insts) {
@@ -59,7 +59,7 @@ func checkEnvKernel(c *checker) {
 			}
 			param := &m.Insts[p]
 			if why := envKernelArg(m, param); why != "" {
-				c.errorf(p, "env.kernel-arg", "argument %d (%s) of kernel %q: %s", n, envName(m, param.Result), in.String(2), why)
+				c.errorf(p, "env.kernel-arg", "argument %d (%s) of kernel %q: %s", n, envName(m, param.Result), in.String(c.m, 2), why)
 			}
 		}
 	}
@@ -117,10 +117,10 @@ func envArgMember(m *spirv.Module, typ spirv.ID, depth int) string {
 		}
 		return ""
 	case grammar.OpTypeArray:
-		return envArgMember(m, envOpID(in, 1), depth+1)
+		return envArgMember(m, envOpID(m, in, 1), depth+1)
 	case grammar.OpTypeStruct:
-		for j := 1; j < len(in.Ops()); j++ {
-			if why := envArgMember(m, in.IDOp(j), depth+1); why != "" {
+		for j := 1; j < len(in.Ops(m)); j++ {
+			if why := envArgMember(m, in.IDOp(m, j), depth+1); why != "" {
 				return why
 			}
 		}
@@ -136,7 +136,7 @@ func envByVal(m *spirv.Module, id spirv.ID) bool {
 			continue
 		}
 		dec := m.DecorationInst(d)
-		if d.Arg+1 < len(dec.Ops()) && grammar.FunctionParameterAttribute(dec.Word(d.Arg+1)) == grammar.FunctionParameterAttributeByVal {
+		if d.Arg+1 < len(dec.Ops(m)) && grammar.FunctionParameterAttribute(dec.Word(m, d.Arg+1)) == grammar.FunctionParameterAttributeByVal {
 			return true
 		}
 	}

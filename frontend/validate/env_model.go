@@ -22,20 +22,20 @@ func checkEnvModel(c *checker) {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpEntryPoint:
-			if len(in.Ops()) < 3 {
+			if len(in.Ops(c.m)) < 3 {
 				continue
 			}
-			if em := grammar.ExecutionModel(in.Word(0)); em != grammar.ExecutionModelKernel {
-				c.errorf(i, "env.execution-model", "entry point %q uses the %s execution model; Level Zero entry points must use Kernel", in.String(2), em)
+			if em := grammar.ExecutionModel(in.Word(c.m, 0)); em != grammar.ExecutionModelKernel {
+				c.errorf(i, "env.execution-model", "entry point %q uses the %s execution model; Level Zero entry points must use Kernel", in.String(c.m, 2), em)
 			}
 		case grammar.OpMemoryModel:
-			if len(in.Ops()) < 2 {
+			if len(in.Ops(c.m)) < 2 {
 				continue
 			}
-			if am := grammar.AddressingModel(in.Word(0)); am != grammar.AddressingModelPhysical64 {
+			if am := grammar.AddressingModel(in.Word(c.m, 0)); am != grammar.AddressingModelPhysical64 {
 				c.errorf(i, "env.addressing-model", "addressing model %s is not supported: Level Zero requires Physical64 (64-bit device pointers)", am)
 			}
-			if mm := grammar.MemoryModel(in.Word(1)); mm != grammar.MemoryModelOpenCL {
+			if mm := grammar.MemoryModel(in.Word(c.m, 1)); mm != grammar.MemoryModelOpenCL {
 				c.errorf(i, "env.memory-model", "memory model %s is not supported: Level Zero requires OpenCL", mm)
 			}
 		}

@@ -69,14 +69,14 @@ func checkEnvScopes(c *checker) {
 		i := int(i32)
 		in := &m.Insts[i]
 		k := 0
-		for j := range in.Ops() {
-			if in.Ops()[j].Kind != grammar.KindIdScope {
+		for j := range in.Ops(c.m) {
+			if in.Ops(c.m)[j].Kind != grammar.KindIdScope {
 				continue
 			}
 			role := envScopeRole(in.Opcode, k)
 			k++
 			if role != scopeOther {
-				checkScope(c, i, in, in.IDOp(j), role)
+				checkScope(c, i, in, in.IDOp(c.m, j), role)
 			}
 		}
 	}

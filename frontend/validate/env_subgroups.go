@@ -34,19 +34,19 @@ func checkEnvSubgroups(c *checker) {
 			}
 		case grammar.OpSubgroupBlockReadINTEL:
 			envBlockType(c, i, in.Type)
-			envBlockPtr(c, i, envOpID(in, 2))
+			envBlockPtr(c, i, envOpID(c.m, in, 2))
 		case grammar.OpSubgroupBlockWriteINTEL:
 			// Ptr, Data
-			envBlockType(c, i, m.TypeOf(envOpID(in, 1)))
-			envBlockPtr(c, i, envOpID(in, 0))
+			envBlockType(c, i, m.TypeOf(envOpID(c.m, in, 1)))
+			envBlockPtr(c, i, envOpID(c.m, in, 0))
 		case grammar.OpSubgroupImageBlockReadINTEL:
 			// Result Type, Result, Image, Coordinate
 			envBlockType(c, i, in.Type)
-			envBlockImage(c, i, envOpID(in, 2), envOpID(in, 3))
+			envBlockImage(c, i, envOpID(c.m, in, 2), envOpID(c.m, in, 3))
 		case grammar.OpSubgroupImageBlockWriteINTEL:
 			// Image, Coordinate, Data
-			envBlockType(c, i, m.TypeOf(envOpID(in, 2)))
-			envBlockImage(c, i, envOpID(in, 0), envOpID(in, 1))
+			envBlockType(c, i, m.TypeOf(envOpID(c.m, in, 2)))
+			envBlockImage(c, i, envOpID(c.m, in, 0), envOpID(c.m, in, 1))
 		}
 	}
 }

@@ -59,7 +59,7 @@ func moduleFeatures(m *spirv.Module) []corpusFeature {
 			// Float64 that no kernel reaches is only a warning on
 			// devices without fp64 (fp64_unused_helpers.cl); the
 			// ocloc test checks that verdict independently.
-			if grammar.Capability(in.Word(0)) == f.cap && (f.cap != grammar.CapabilityFloat64 || envFloat64Use(m) >= 0) {
+			if grammar.Capability(in.Word(m, 0)) == f.cap && (f.cap != grammar.CapabilityFloat64 || envFloat64Use(m) >= 0) {
 				fs = append(fs, f)
 			}
 		}

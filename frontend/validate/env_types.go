@@ -31,10 +31,10 @@ func checkEnvTypes(c *checker) {
 		in := &m.Insts[i]
 		switch in.Opcode {
 		case grammar.OpTypeInt:
-			if len(in.Ops()) < 3 {
+			if len(in.Ops(c.m)) < 3 {
 				continue
 			}
-			width, signed := in.Word(1), in.Word(2)
+			width, signed := in.Word(c.m, 1), in.Word(c.m, 2)
 			if signed != 0 {
 				c.errorf(i, "env.int-signedness", "integer types must have Signedness 0 (no signedness semantics), not %d", signed)
 			}
@@ -55,13 +55,13 @@ func checkEnvTypes(c *checker) {
 				c.errorf(i, "env.type-capability", "%s type requires the %s capability", envA(strconv.FormatUint(uint64(width), 10)+"-bit integer"), need)
 			}
 		case grammar.OpTypeFloat:
-			if len(in.Ops()) < 2 {
+			if len(in.Ops(c.m)) < 2 {
 				continue
 			}
-			width := in.Word(1)
-			if len(in.Ops()) > 2 {
+			width := in.Word(c.m, 1)
+			if len(in.Ops(c.m)) > 2 {
 				// An FP encoding (BFloat16, FP8, ...) is not IEEE.
-				c.errorf(i, "env.float-width", "floating-point encoding %s is not supported: float types are IEEE 754 binary16, binary32 or binary64", grammar.KindFPEncoding.EnumName(in.Word(2)))
+				c.errorf(i, "env.float-width", "floating-point encoding %s is not supported: float types are IEEE 754 binary16, binary32 or binary64", grammar.KindFPEncoding.EnumName(in.Word(c.m, 2)))
 				continue
 			}
 			switch width {
@@ -78,10 +78,10 @@ func checkEnvTypes(c *checker) {
 				c.errorf(i, "env.float-width", "%d-bit floats are not supported: float types are 16, 32 or 64 bits wide", width)
 			}
 		case grammar.OpTypeVector:
-			if len(in.Ops()) < 3 {
+			if len(in.Ops(c.m)) < 3 {
 				continue
 			}
-			switch n := in.Word(2); n {
+			switch n := in.Word(c.m, 2); n {
 			case 2, 3, 4:
 			case 8, 16:
 				if !e.declares(grammar.CapabilityVector16) {

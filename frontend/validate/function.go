@@ -28,20 +28,20 @@ func checkFunctions(c *checker) {
 		f := &m.Functions[fi]
 		fn := &m.Insts[f.Def]
 		rt := fn.Type
-		ft := stOpID(fn, 3)
+		ft := stOpID(c.m, fn, 3)
 		fd := v.def(ft)
 		if fd != nil && stOpSort(fd.Opcode) == stSortType {
 			if fd.Opcode != grammar.OpTypeFunction {
 				c.errorf(f.Def, "function.type", "the Function Type of %s is %s, not an OpTypeFunction", v.idStr(fn.Result), v.typeStr(ft))
 				fd = nil
-			} else if frt := stOpID(fd, 1); v.isType(rt) && v.isType(frt) && !v.sameType(rt, frt) {
+			} else if frt := stOpID(c.m, fd, 1); v.isType(rt) && v.isType(frt) && !v.sameType(rt, frt) {
 				c.errorf(f.Def, "function.type", "the Result Type of %s is %s, but its function type %s returns %s", v.idStr(fn.Result), v.typeStr(rt), v.idStr(ft), v.typeStr(frt))
 			}
 		} else {
 			fd = nil
 		}
 		if fd != nil {
-			np := len(fd.Ops()) - 2
+			np := len(fd.Ops(c.m)) - 2
 			if len(f.Params) != np {
 				at := f.Def
 				if len(f.Params) > np {
@@ -54,7 +54,7 @@ func checkFunctions(c *checker) {
 					break
 				}
 				p := &m.Insts[pi]
-				want := stOpID(fd, k+2)
+				want := stOpID(c.m, fd, k+2)
 				if v.isType(p.Type) && v.isType(want) && !v.sameType(p.Type, want) {
 					c.errorf(pi, "function.param", "parameter %d of %s has type %s, but the function type says %s", k, v.idStr(fn.Result), v.typeStr(p.Type), v.typeStr(want))
 				}
@@ -64,7 +64,7 @@ func checkFunctions(c *checker) {
 		imported := false
 		if d, ok := m.Decorated(fn.Result, grammar.DecorationLinkageAttributes); ok {
 			di := m.DecorationInst(d)
-			if lt, ok := stOpWord(di, d.Arg+2); ok && grammar.LinkageType(lt) == grammar.LinkageTypeImport {
+			if lt, ok := stOpWord(c.m, di, d.Arg+2); ok && grammar.LinkageType(lt) == grammar.LinkageTypeImport {
 				imported = true
 			}
 		}
@@ -89,7 +89,7 @@ func checkFunctions(c *checker) {
 			case grammar.OpReturnValue:
 				if void {
 					c.errorf(t, "function.return", "OpReturnValue in function %s, which returns void: use OpReturn", v.idStr(fn.Result))
-				} else if vt := v.typeOf(stOpID(&m.Insts[t], 0)); vt != 0 && v.isType(rt) && !v.sameType(vt, rt) {
+				} else if vt := v.typeOf(stOpID(c.m, &m.Insts[t], 0)); vt != 0 && v.isType(rt) && !v.sameType(vt, rt) {
 					c.errorf(t, "function.return", "OpReturnValue returns a value of type %s from function %s, which returns %s", v.typeStr(vt), v.idStr(fn.Result), v.typeStr(rt))
 				}
 			}
@@ -130,13 +130,13 @@ func checkEntryPoints(c *checker, v *stView) {
 		if i >= v.fa.firstFunc {
 			break
 		}
-		if len(in.Ops()) < 3 {
+		if len(in.Ops(c.m)) < 3 {
 			continue
 		}
-		model, _ := stOpWord(in, 0)
-		fid := stOpID(in, 1)
+		model, _ := stOpWord(c.m, in, 0)
+		fid := stOpID(c.m, in, 1)
 		entries[fid] = true
-		name := in.String(2)
+		name := in.String(c.m, 2)
 		if j, dup := names[entryKey{model, name}]; dup {
 			c.errorf(i, "function.entry-point", "a second %s entry point named %q (the first is at word %d): entry points of an execution model have distinct names", grammar.ExecutionModel(model), name, m.Insts[j].Offset)
 		} else {
@@ -145,13 +145,13 @@ func checkEntryPoints(c *checker, v *stView) {
 		// Interfaces: module-level Input or Output variables until SPIR-V
 		// 1.4, which lists every global variable the entry point uses.
 		if m.Header.SPIRVVersion() < grammar.MakeVersion(1, 4) {
-			for k := 3; k < len(in.Ops()); k++ {
-				id := stOpID(in, k)
+			for k := 3; k < len(in.Ops(c.m)); k++ {
+				id := stOpID(c.m, in, k)
 				vd := v.def(id)
 				if vd == nil || vd.Opcode != grammar.OpVariable {
 					continue // ids.value
 				}
-				if sc, ok := stOpWord(vd, 2); ok && grammar.StorageClass(sc) != grammar.StorageClassInput && grammar.StorageClass(sc) != grammar.StorageClassOutput {
+				if sc, ok := stOpWord(c.m, vd, 2); ok && grammar.StorageClass(sc) != grammar.StorageClassInput && grammar.StorageClass(sc) != grammar.StorageClassOutput {
 					c.errorf(i, "function.entry-point", "interface %s is a %s variable: before SPIR-V 1.4 an entry point's interface lists Input and Output variables only", v.idStr(id), grammar.StorageClass(sc))
 				}
 			}
@@ -165,7 +165,7 @@ func checkEntryPoints(c *checker, v *stView) {
 		}
 	}
 	for _, i := range stScanOf(c).calls {
-		if callee := stOpID(&m.Insts[i], 2); entries[callee] {
+		if callee := stOpID(c.m, &m.Insts[i], 2); entries[callee] {
 			c.errorf(int(i), "function.entry-point", "entry point %s is called: a function that is an entry point is not also called", v.idStr(callee))
 		}
 	}
@@ -175,7 +175,7 @@ func checkEntryPoints(c *checker, v *stView) {
 		if i >= v.fa.firstFunc {
 			break
 		}
-		if fid := stOpID(in, 0); v.op(fid) == grammar.OpFunction && !entries[fid] {
+		if fid := stOpID(c.m, in, 0); v.op(fid) == grammar.OpFunction && !entries[fid] {
 			c.errorf(i, "function.entry-point", "%s names %s, which is not an entry point", in.Opcode, v.idStr(fid))
 		}
 	}

@@ -169,8 +169,8 @@ func (v *stView) fillTypeInfo(t spirv.ID) *stTypeInfo {
 			s.op = d.Opcode
 			s.typeID = t
 		}
-		if d.Opcode == grammar.OpTypePointer && len(d.Words()) >= 4 {
-			s.ptr, s.ptrSC, s.ptrElem = true, grammar.StorageClass(d.Words()[2]), spirv.ID(d.Words()[3])
+		if d.Opcode == grammar.OpTypePointer && len(d.Words(v.m)) >= 4 {
+			s.ptr, s.ptrSC, s.ptrElem = true, grammar.StorageClass(d.Words(v.m)[2]), spirv.ID(d.Words(v.m)[3])
 		}
 	}
 	return s
@@ -231,8 +231,8 @@ func (v *stView) addCaps() {
 	}
 	for i := range m.Insts {
 		in := &m.Insts[i]
-		if in.Opcode == grammar.OpCapability && len(in.Ops()) > 0 {
-			add(grammar.Capability(in.Word(0)), 0)
+		if in.Opcode == grammar.OpCapability && len(in.Ops(v.m)) > 0 {
+			add(grammar.Capability(in.Word(v.m, 0)), 0)
 		}
 		if in.Opcode == grammar.OpFunction {
 			break
@@ -297,21 +297,21 @@ func (v *stView) valueType(i int) spirv.ID {
 
 // stOpID returns operand k of in as an <id>, or 0 when there is no such
 // operand or it is not an <id>.
-func stOpID(in *spirv.Inst, k int) spirv.ID {
-	ops := in.Ops()
+func stOpID(m *spirv.Module, in *spirv.Inst, k int) spirv.ID {
+	ops := in.Ops(m)
 	if uint(k) >= uint(len(ops)) || !stIsIDKind(ops[k].Kind) {
 		return 0
 	}
-	return spirv.ID(in.Words()[ops[k].Off])
+	return spirv.ID(in.Words(m)[ops[k].Off])
 }
 
 // stOpWord returns the first word of operand k of in, or 0 and false.
-func stOpWord(in *spirv.Inst, k int) (uint32, bool) {
-	ops := in.Ops()
+func stOpWord(m *spirv.Module, in *spirv.Inst, k int) (uint32, bool) {
+	ops := in.Ops(m)
 	if uint(k) >= uint(len(ops)) {
 		return 0, false
 	}
-	return in.Words()[ops[k].Off], true
+	return in.Words(m)[ops[k].Off], true
 }
 
 // tdef returns the declaration of type t when it has opcode op, or nil.
@@ -325,11 +325,11 @@ func (v *stView) tdef(t spirv.ID, op grammar.Opcode) *spirv.Inst {
 
 // stWord returns word k (counting the opcode word as 0) of instruction
 // d, or 0.
-func stWord(d *spirv.Inst, k int) uint32 {
-	if d == nil || k >= len(d.Words()) {
+func stWord(m *spirv.Module, d *spirv.Inst, k int) uint32 {
+	if d == nil || k >= len(d.Words(m)) {
 		return 0
 	}
-	return d.Words()[k]
+	return d.Words(m)[k]
 }
 
 // Scalar kinds of stShape.
@@ -363,12 +363,12 @@ func (v *stView) computeShape(t spirv.ID) stShape {
 		return stShape{}
 	}
 	if d.Opcode == grammar.OpTypeVector {
-		comp := spirv.ID(stWord(d, 2))
+		comp := spirv.ID(stWord(v.m, d, 2))
 		s := v.scalarShape(comp)
 		if s.kind == stKindOther {
 			return stShape{}
 		}
-		s.n = stWord(d, 3)
+		s.n = stWord(v.m, d, 3)
 		if s.n == 0 {
 			return stShape{}
 		}
@@ -387,9 +387,9 @@ func (v *stView) scalarShapeOf(d *spirv.Inst, t spirv.ID) stShape {
 	}
 	switch d.Opcode {
 	case grammar.OpTypeInt:
-		return stShape{kind: stKindInt, width: stWord(d, 2), n: 1, comp: t}
+		return stShape{kind: stKindInt, width: stWord(v.m, d, 2), n: 1, comp: t}
 	case grammar.OpTypeFloat:
-		return stShape{kind: stKindFloat, width: stWord(d, 2), n: 1, comp: t}
+		return stShape{kind: stKindFloat, width: stWord(v.m, d, 2), n: 1, comp: t}
 	case grammar.OpTypeBool:
 		return stShape{kind: stKindBool, n: 1, comp: t}
 	}
@@ -420,21 +420,21 @@ func (v *stView) sameTypeDepth(a, b spirv.ID, depth int) bool {
 		return false
 	}
 	da, db := v.def(a), v.def(b)
-	if da == nil || db == nil || da.Opcode != db.Opcode || len(da.Words()) != len(db.Words()) {
+	if da == nil || db == nil || da.Opcode != db.Opcode || len(da.Words(v.m)) != len(db.Words(v.m)) {
 		return false
 	}
 	switch da.Opcode {
 	case grammar.OpTypePointer:
-		return len(da.Words()) >= 4 && da.Words()[2] == db.Words()[2] && v.sameTypeDepth(spirv.ID(da.Words()[3]), spirv.ID(db.Words()[3]), depth+1)
+		return len(da.Words(v.m)) >= 4 && da.Words(v.m)[2] == db.Words(v.m)[2] && v.sameTypeDepth(spirv.ID(da.Words(v.m)[3]), spirv.ID(db.Words(v.m)[3]), depth+1)
 	case grammar.OpTypeArray:
-		if len(da.Words()) < 4 || !v.sameTypeDepth(spirv.ID(da.Words()[2]), spirv.ID(db.Words()[2]), depth+1) {
+		if len(da.Words(v.m)) < 4 || !v.sameTypeDepth(spirv.ID(da.Words(v.m)[2]), spirv.ID(db.Words(v.m)[2]), depth+1) {
 			return false
 		}
-		la, oka := v.constUint(spirv.ID(da.Words()[3]))
-		lb, okb := v.constUint(spirv.ID(db.Words()[3]))
+		la, oka := v.constUint(spirv.ID(da.Words(v.m)[3]))
+		lb, okb := v.constUint(spirv.ID(db.Words(v.m)[3]))
 		return oka && okb && la == lb
 	case grammar.OpTypeVector:
-		return len(da.Words()) >= 4 && da.Words()[3] == db.Words()[3] && v.sameTypeDepth(spirv.ID(da.Words()[2]), spirv.ID(db.Words()[2]), depth+1)
+		return len(da.Words(v.m)) >= 4 && da.Words(v.m)[3] == db.Words(v.m)[3] && v.sameTypeDepth(spirv.ID(da.Words(v.m)[2]), spirv.ID(db.Words(v.m)[2]), depth+1)
 	}
 	return false
 }
@@ -443,17 +443,17 @@ func (v *stView) sameTypeDepth(a, b spirv.ID, depth int) bool {
 // an integer OpSpecConstant, zero-extended from its width.
 func (v *stView) constUint(id spirv.ID) (uint64, bool) {
 	d := v.def(id)
-	if d == nil || (d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant) || len(d.Words()) < 4 {
+	if d == nil || (d.Opcode != grammar.OpConstant && d.Opcode != grammar.OpSpecConstant) || len(d.Words(v.m)) < 4 {
 		return 0, false
 	}
 	td := v.tdef(d.Type, grammar.OpTypeInt)
 	if td == nil {
 		return 0, false
 	}
-	w := stWord(td, 2)
-	x := uint64(d.Words()[3])
-	if len(d.Words()) > 4 {
-		x |= uint64(d.Words()[4]) << 32
+	w := stWord(v.m, td, 2)
+	x := uint64(d.Words(v.m)[3])
+	if len(d.Words(v.m)) > 4 {
+		x |= uint64(d.Words(v.m)[4]) << 32
 	}
 	if w < 64 {
 		x &= 1<<w - 1
@@ -523,19 +523,19 @@ func (v *stView) typeStrDepth(t spirv.ID, depth int) string {
 	case grammar.OpTypeBool:
 		return "bool"
 	case grammar.OpTypeInt:
-		return "i" + strconv.FormatUint(uint64(stWord(d, 2)), 10)
+		return "i" + strconv.FormatUint(uint64(stWord(v.m, d, 2)), 10)
 	case grammar.OpTypeFloat:
-		return "f" + strconv.FormatUint(uint64(stWord(d, 2)), 10)
+		return "f" + strconv.FormatUint(uint64(stWord(v.m, d, 2)), 10)
 	case grammar.OpTypeVector:
-		return "<" + strconv.FormatUint(uint64(stWord(d, 3)), 10) + " x " + v.typeStrDepth(spirv.ID(stWord(d, 2)), depth+1) + ">"
+		return "<" + strconv.FormatUint(uint64(stWord(v.m, d, 3)), 10) + " x " + v.typeStrDepth(spirv.ID(stWord(v.m, d, 2)), depth+1) + ">"
 	case grammar.OpTypePointer:
-		return "ptr(" + grammar.StorageClass(stWord(d, 2)).String() + ", " + v.typeStrDepth(spirv.ID(stWord(d, 3)), depth+1) + ")"
+		return "ptr(" + grammar.StorageClass(stWord(v.m, d, 2)).String() + ", " + v.typeStrDepth(spirv.ID(stWord(v.m, d, 3)), depth+1) + ")"
 	case grammar.OpTypeArray:
 		n := "?"
-		if l, ok := v.constUint(spirv.ID(stWord(d, 3))); ok {
+		if l, ok := v.constUint(spirv.ID(stWord(v.m, d, 3))); ok {
 			n = strconv.FormatUint(l, 10)
 		}
-		return "[" + n + " x " + v.typeStrDepth(spirv.ID(stWord(d, 2)), depth+1) + "]"
+		return "[" + n + " x " + v.typeStrDepth(spirv.ID(stWord(v.m, d, 2)), depth+1) + "]"
 	case grammar.OpTypeStruct:
 		return "struct " + id
 	case grammar.OpTypeFunction:
@@ -780,12 +780,12 @@ func (fa *stFacts) beginFunction(m *spirv.Module, fi int) {
 
 // terminator notes in, the last instruction of block bi of function fi;
 // the blocks come in order.
-func (fa *stFacts) terminator(fi int, bi int32, in *spirv.Inst) {
+func (fa *stFacts) terminator(m *spirv.Module, fi int, bi int32, in *spirv.Inst) {
 	b := &fa.cfgb
 	b.targetOff = append(b.targetOff, int32(len(b.targets)))
 	g := fa.base[fi] + bi
 	fa.term[g] = in.Opcode
-	ops, ws := in.Ops(), in.Words()
+	ops, ws := in.Ops(m), in.Words(m)
 	if (in.Opcode == grammar.OpBranchConditional || in.Opcode == grammar.OpSwitch) && len(ops) > 0 {
 		fa.cond[g] = spirv.ID(ws[ops[0].Off])
 	}
@@ -799,11 +799,11 @@ func (fa *stFacts) terminator(fi int, bi int32, in *spirv.Inst) {
 }
 
 // phi notes the leading OpPhi i of block bi.
-func (fa *stFacts) phi(i int, bi int32, in *spirv.Inst) {
+func (fa *stFacts) phi(m *spirv.Module, i int, bi int32, in *spirv.Inst) {
 	fa.phis = append(fa.phis, int32(i))
 	fa.phiBlock = append(fa.phiBlock, bi)
 	fa.phiOff = append(fa.phiOff, int32(len(fa.phiArgs)))
-	ops, ws := in.Ops(), in.Words()
+	ops, ws := in.Ops(m), in.Words(m)
 	for k := 2; k+1 < len(ops); k += 2 {
 		fa.phiArgs = append(fa.phiArgs, spirv.ID(ws[ops[k].Off]), spirv.ID(ws[ops[k+1].Off]))
 	}
@@ -840,13 +840,13 @@ func newStFacts(m *spirv.Module) *stFacts {
 		for bi, blk := range f.Blocks {
 			for i := blk.Label + 1; i < blk.End; i++ {
 				if op := m.Insts[i].Opcode; op == grammar.OpPhi {
-					fa.phi(i, int32(bi), &m.Insts[i])
+					fa.phi(m, i, int32(bi), &m.Insts[i])
 				} else if op != grammar.OpLine && op != grammar.OpNoLine && op != grammar.OpNop {
 					break
 				}
 			}
 			if blk.End > blk.Label && blk.End <= len(m.Insts) {
-				fa.terminator(fi, int32(bi), &m.Insts[blk.End-1])
+				fa.terminator(m, fi, int32(bi), &m.Insts[blk.End-1])
 			}
 		}
 		fa.endFunction(m, fi)
@@ -1193,7 +1193,7 @@ func newStScan(c *checker) *stScan {
 			outside := func(to int) {
 				for ; i < to; i++ {
 					in := &m.Insts[i]
-					iops, iws := in.Ops(), in.Words()
+					iops, iws := in.Ops(c.m), in.Words(c.m)
 					ids.inst(i, in, iops, iws, f, -1)
 					if opxNeeded(in.Opcode) {
 						ops.inst(i, in, iops, iws, true)
@@ -1212,7 +1212,7 @@ func newStScan(c *checker) *stScan {
 				lay.leading = true
 				for last := min(blk.End, end+1) - 1; i <= last; i++ {
 					in := &m.Insts[i]
-					iops, iws := in.Ops(), in.Words()
+					iops, iws := in.Ops(c.m), in.Words(c.m)
 					ids.inst(i, in, iops, iws, f, b)
 					if opxNeeded(in.Opcode) {
 						ops.inst(i, in, iops, iws, true)
@@ -1233,14 +1233,14 @@ func newStScan(c *checker) *stScan {
 						switch {
 						case op == grammar.OpPhi:
 							if phis {
-								fa.phi(i, b, in)
+								fa.phi(c.m, i, b, in)
 							}
 						case op != grammar.OpLine && op != grammar.OpNoLine && op != grammar.OpNop:
 							phis = false
 						}
 					}
 					if i == blk.End-1 {
-						fa.terminator(fi, b, in)
+						fa.terminator(c.m, fi, b, in)
 					}
 				}
 			}
@@ -1258,7 +1258,7 @@ func newStScan(c *checker) *stScan {
 			i++
 			continue
 		}
-		iops, iws := in.Ops(), in.Words()
+		iops, iws := in.Ops(c.m), in.Words(c.m)
 		ids.inst(i, in, iops, iws, nil, -1)
 		if i < fa.firstFunc && int(in.Opcode) < len(stMemberOps) && stMemberOps[in.Opcode] {
 			ids.memberIndices(i, in)

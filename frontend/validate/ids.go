@@ -49,8 +49,8 @@ const (
 
 // stRoleOf returns what operand k of in must name, and whether it may be
 // defined later in the binary than in.
-func stRoleOf(in *spirv.Inst, k int) (stRole, bool) {
-	kind := in.Ops()[k].Kind
+func stRoleOf(m *spirv.Module, in *spirv.Inst, k int) (stRole, bool) {
+	kind := in.Ops(m)[k].Kind
 	if kind == grammar.KindIdResultType {
 		return stRoleType, false
 	}
@@ -329,12 +329,12 @@ func (x *idsChecker) fwdPointer(id spirv.ID) int {
 		m := x.m
 		for i := 0; i < x.firstFunc && i < len(m.Insts); i++ {
 			in := &m.Insts[i]
-			if in.Opcode == grammar.OpTypeForwardPointer && len(in.Ops()) > 0 {
+			if in.Opcode == grammar.OpTypeForwardPointer && len(in.Ops(x.m)) > 0 {
 				if x.fwdPointers == nil {
 					x.fwdPointers = map[spirv.ID]int{}
 				}
-				if _, dup := x.fwdPointers[in.IDOp(0)]; !dup {
-					x.fwdPointers[in.IDOp(0)] = i
+				if _, dup := x.fwdPointers[in.IDOp(x.m, 0)]; !dup {
+					x.fwdPointers[in.IDOp(x.m, 0)] = i
 				}
 			}
 		}
@@ -497,9 +497,9 @@ var stFastClasses = func() []uint8 {
 // operand checks <id> operand k of instruction i (see inst).
 func (x *idsChecker) operand(i int, in *spirv.Inst, k int, f *spirv.Function, b int32) {
 	m := x.m
-	o := in.Ops()[k]
+	o := in.Ops(x.m)[k]
 	kind := o.Kind
-	id := spirv.ID(in.Words()[o.Off])
+	id := spirv.ID(in.Words(x.m)[o.Off])
 	d := m.DefInfo(id)
 	di := d.Index
 	if di < 0 {
@@ -516,7 +516,7 @@ func (x *idsChecker) operand(i int, in *spirv.Inst, k int, f *spirv.Function, b 
 	case stPlainValues(in.Opcode):
 		role = stRoleValue
 	default:
-		role, fwd = stRoleOf(in, k)
+		role, fwd = stRoleOf(x.m, in, k)
 	}
 	if role == stRoleSkip {
 		return
@@ -571,10 +571,10 @@ func (x *idsChecker) dominance(i int, in *spirv.Inst, k int, b int32, id spirv.I
 		return // a parameter: dominates the whole function
 	}
 	if in.Opcode == grammar.OpPhi && k >= 2 {
-		if b < 0 || k+1 >= len(in.Ops()) {
+		if b < 0 || k+1 >= len(in.Ops(x.m)) {
 			return
 		}
-		pb := x.fa.labelBlock(x.m, x.fi, spirv.ID(in.Words()[in.Ops()[k+1].Off]))
+		pb := x.fa.labelBlock(x.m, x.fi, spirv.ID(in.Words(x.m)[in.Ops(x.m)[k+1].Off]))
 		if pb < 0 || db == pb || db == 0 {
 			// The entry block dominates every reachable block (and
 			// unreachable ones are not checked).
@@ -692,18 +692,18 @@ func (x *idsChecker) memberIndices(i int, in *spirv.Inst) {
 	case grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString, grammar.OpMemberDecorateIdEXT:
 		x.member(i, in, 0, 1)
 	case grammar.OpGroupMemberDecorate:
-		for k := 1; k+1 < len(in.Ops()); k += 2 {
+		for k := 1; k+1 < len(in.Ops(x.m)); k += 2 {
 			x.member(i, in, k, k+1)
 		}
 	case grammar.OpGroupDecorate:
-		for k := 1; k < len(in.Ops()); k++ {
-			if id := stOpID(in, k); x.v.op(id) == grammar.OpDecorationGroup {
+		for k := 1; k < len(in.Ops(x.m)); k++ {
+			if id := stOpID(x.m, in, k); x.v.op(id) == grammar.OpDecorationGroup {
 				x.c.errorf(i, "ids.target", "OpGroupDecorate targets the decoration group %s: groups are not decorated through groups", x.v.idStr(id))
 			}
 		}
 	case grammar.OpDecorate:
-		if w, ok := stOpWord(in, 1); ok && grammar.Decoration(w) == grammar.DecorationBuiltIn {
-			id := stOpID(in, 0)
+		if w, ok := stOpWord(x.m, in, 1); ok && grammar.Decoration(w) == grammar.DecorationBuiltIn {
+			id := stOpID(x.m, in, 0)
 			if op := x.v.op(id); op != 0 && op != grammar.OpVariable && op != grammar.OpDecorationGroup {
 				x.c.errorf(i, "ids.target", "BuiltIn decorates %s, which is %s: built-ins are variables", x.v.idStr(id), op)
 			}
@@ -712,12 +712,12 @@ func (x *idsChecker) memberIndices(i int, in *spirv.Inst) {
 }
 
 func (x *idsChecker) member(i int, in *spirv.Inst, sk, mk int) {
-	st := x.v.tdef(stOpID(in, sk), grammar.OpTypeStruct)
-	idx, ok := stOpWord(in, mk)
+	st := x.v.tdef(stOpID(x.m, in, sk), grammar.OpTypeStruct)
+	idx, ok := stOpWord(x.m, in, mk)
 	if st == nil || !ok {
 		return
 	}
-	if n := uint32(len(st.Ops()) - 1); idx >= n {
+	if n := uint32(len(st.Ops(x.m)) - 1); idx >= n {
 		x.c.errorf(i, "ids.target", "member %d of structure %s does not exist: it has %s", idx, x.v.idStr(st.Result), stPlural(uint64(n), "member"))
 	}
 }

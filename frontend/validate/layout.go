@@ -29,8 +29,8 @@ func init() {
 // stDebugInfoLocal reports whether an OpenCL.DebugInfo.100 instruction
 // belongs in a function body (DebugScope, DebugNoScope, DebugDeclare,
 // DebugValue).
-func stDebugInfoLocal(in *spirv.Inst) bool {
-	switch in.ExtOp() {
+func stDebugInfoLocal(m *spirv.Module, in *spirv.Inst) bool {
+	switch in.ExtOp(m) {
 	case 23, 24, 28, 29: // DebugScope, DebugNoScope, DebugDeclare, DebugValue
 		return true
 	}
@@ -108,7 +108,7 @@ func checkLayout(c *checker) {
 					s = sec
 				}
 			case stExtDebugInfo:
-				if stDebugInfoLocal(in) {
+				if stDebugInfoLocal(c.m, in) {
 					c.errorf(i, "layout.outside-function", "%s debug instruction outside a function: it belongs in a block", v.extName(in))
 					continue
 				}
@@ -117,7 +117,7 @@ func checkLayout(c *checker) {
 				continue
 			}
 		case grammar.OpVariable:
-			if w, ok := stOpWord(in, 2); ok && grammar.StorageClass(w) == grammar.StorageClassFunction {
+			if w, ok := stOpWord(c.m, in, 2); ok && grammar.StorageClass(w) == grammar.StorageClassFunction {
 				c.errorf(i, "layout.variable", "module-level OpVariable with storage class Function: Function variables belong at the start of a function's first block")
 			}
 		}
@@ -147,7 +147,7 @@ func (v *stView) extName(in *spirv.Inst) string {
 	if in.ExtSet() == nil {
 		return "(non-semantic)"
 	}
-	if e := in.ExtSet().Lookup(in.ExtOp()); e != nil {
+	if e := in.ExtSet().Lookup(in.ExtOp(v.m)); e != nil {
 		return in.ExtSet().Name + " " + e.Name
 	}
 	return in.ExtSet().Name
@@ -208,7 +208,7 @@ func (w *layoutWalk) inst(i int, in *spirv.Inst, f *spirv.Function, b int32) {
 	case grammar.OpLine, grammar.OpNoLine, grammar.OpNop:
 		return
 	case grammar.OpVariable:
-		if sc, ok := stOpWord(in, 2); ok && grammar.StorageClass(sc) != grammar.StorageClassFunction {
+		if sc, ok := stOpWord(w.c.m, in, 2); ok && grammar.StorageClass(sc) != grammar.StorageClassFunction {
 			c.errorf(i, "layout.variable", "OpVariable with storage class %s in a function: variables in a function have storage class Function", grammar.StorageClass(sc))
 		} else if b != 0 || !w.leading {
 			c.errorf(i, "layout.variable-position", "OpVariable after other instructions: a function's variables are the first instructions of its first block")
@@ -240,7 +240,7 @@ func (w *layoutWalk) inst(i int, in *spirv.Inst, f *spirv.Function, b int32) {
 		case stExtNonSemantic:
 			return
 		case stExtDebugInfo:
-			if !stDebugInfoLocal(in) {
+			if !stDebugInfoLocal(w.c.m, in) {
 				c.errorf(i, "layout.in-function", "%s debug instruction in a function: only DebugScope, DebugNoScope, DebugDeclare and DebugValue appear in functions", v.extName(in))
 			}
 			return

@@ -220,7 +220,7 @@ func newOpx(c *checker, v *stView) opx {
 	x := opx{c: c, v: v}
 	for i := 0; i < v.fa.firstFunc && i < len(m.Insts); i++ {
 		if in := &m.Insts[i]; in.Opcode == grammar.OpMemoryModel {
-			if w, ok := stOpWord(in, 0); ok {
+			if w, ok := stOpWord(c.m, in, 0); ok {
 				switch grammar.AddressingModel(w) {
 				case grammar.AddressingModelPhysical32:
 					x.ptrWidth = 32
@@ -259,7 +259,7 @@ func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFu
 		x.rt = v.valueType(i)
 	}
 	if op == grammar.OpSpecConstantOp {
-		x.op, x.a = in.SpecOp(), 3
+		x.op, x.a = in.SpecOp(x.c.m), 3
 	}
 	if int(op) < len(stHasScope) && stHasScope[op] {
 		x.scopes()
@@ -489,12 +489,12 @@ var opxClasses = func() *[1 << 16]uint8 {
 // instruction: 32-bit integer constants.
 func (x *opx) scopes() {
 	in := x.in
-	for k := range in.Ops() {
-		kind := in.Ops()[k].Kind
+	for k := range in.Ops(x.c.m) {
+		kind := in.Ops(x.c.m)[k].Kind
 		if kind != grammar.KindIdScope && kind != grammar.KindIdMemorySemantics {
 			continue
 		}
-		id := spirv.ID(in.Words()[in.Ops()[k].Off])
+		id := spirv.ID(in.Words(x.c.m)[in.Ops(x.c.m)[k].Off])
 		d := x.v.def(id)
 		if d == nil || stOpSort(d.Opcode) != stSortValue || !x.v.isType(d.Type) {
 			continue // ids
@@ -586,18 +586,18 @@ func (x *opx) call() {
 	if x.rt != 0 && x.v.isType(callee.Type) && !x.v.sameType(x.rt, callee.Type) {
 		x.errf("operands.call", "the Result Type is %s, but %s returns %s", x.ts(x.rt), x.v.idStr(callee.Result), x.ts(callee.Type))
 	}
-	ft := x.v.tdef(stOpID(callee, 3), grammar.OpTypeFunction)
+	ft := x.v.tdef(stOpID(x.c.m, callee, 3), grammar.OpTypeFunction)
 	if ft == nil {
 		return // function.type
 	}
-	np, na := len(ft.Ops())-2, x.n()-1
+	np, na := len(ft.Ops(x.c.m))-2, x.n()-1
 	if np != na {
 		x.errf("operands.call", "%s passed to %s, which has %s", stPlural(uint64(na), "argument"), x.v.idStr(callee.Result), stPlural(uint64(np), "parameter"))
 		return
 	}
 	for k := 0; k < na; k++ {
 		t := x.argT(k + 1)
-		want := stOpID(ft, k+2)
+		want := stOpID(x.c.m, ft, k+2)
 		if t != 0 && x.v.isType(want) && !x.v.sameType(t, want) {
 			x.errf("operands.call", "argument %d (%s) has type %s, but parameter %d of %s has type %s", k, x.v.idStr(x.arg(k+1)), x.ts(t), k, x.v.idStr(callee.Result), x.ts(want))
 		}

@@ -64,11 +64,11 @@ func (x *opx) extendedArith() {
 		return
 	}
 	st := x.v.tdef(x.rt, grammar.OpTypeStruct)
-	if st == nil || len(st.Ops()) != 3 || stOpID(st, 1) != stOpID(st, 2) || !x.v.shape(stOpID(st, 1)).isInt() {
+	if st == nil || len(st.Ops(x.c.m)) != 3 || stOpID(x.c.m, st, 1) != stOpID(x.c.m, st, 2) || !x.v.shape(stOpID(x.c.m, st, 1)).isInt() {
 		x.errf("operands.int-arith", "the Result Type is %s: %s returns a structure of two members of the same integer scalar or vector type", x.ts(x.rt), x.op)
 		return
 	}
-	mt := stOpID(st, 1)
+	mt := stOpID(x.c.m, st, 1)
 	for k := 0; k < x.n(); k++ {
 		if t := x.argT(k); t != 0 && !x.v.sameType(t, mt) {
 			x.errf("operands.int-arith", "%s has type %s, but the members of the Result Type are %s", x.name(k), x.ts(t), x.ts(mt))

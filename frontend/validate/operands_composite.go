@@ -20,22 +20,22 @@ func (v *stView) element(t spirv.ID, idx uint64) (spirv.ID, string) {
 	}
 	switch d.Opcode {
 	case grammar.OpTypeVector, grammar.OpTypeMatrix:
-		if n := uint64(stWord(d, 3)); idx >= n {
+		if n := uint64(stWord(v.m, d, 3)); idx >= n {
 			return 0, "out of range: " + v.typeStr(t) + " has " + stPlural(n, "component")
 		}
-		return spirv.ID(stWord(d, 2)), ""
+		return spirv.ID(stWord(v.m, d, 2)), ""
 	case grammar.OpTypeArray:
-		if n, ok := v.constUint(spirv.ID(stWord(d, 3))); ok && idx >= n {
+		if n, ok := v.constUint(spirv.ID(stWord(v.m, d, 3))); ok && idx >= n {
 			return 0, "out of range: " + v.typeStr(t) + " has " + stPlural(n, "element")
 		}
-		return spirv.ID(stWord(d, 2)), ""
+		return spirv.ID(stWord(v.m, d, 2)), ""
 	case grammar.OpTypeRuntimeArray:
-		return spirv.ID(stWord(d, 2)), ""
+		return spirv.ID(stWord(v.m, d, 2)), ""
 	case grammar.OpTypeStruct:
-		if n := uint64(len(d.Ops()) - 1); idx >= n {
+		if n := uint64(len(d.Ops(v.m)) - 1); idx >= n {
 			return 0, "out of range: " + v.typeStr(t) + " has " + stPlural(n, "member")
 		}
-		return stOpID(d, int(idx)+1), ""
+		return stOpID(v.m, d, int(idx)+1), ""
 	}
 	return 0, "into " + v.typeStr(t) + ", which is not a composite"
 }
@@ -80,7 +80,7 @@ func (x *opx) compositeConstruct() {
 	d := x.v.def(x.rt)
 	switch d.Opcode {
 	case grammar.OpTypeVector:
-		comp, n := spirv.ID(stWord(d, 2)), stWord(d, 3)
+		comp, n := spirv.ID(stWord(x.c.m, d, 2)), stWord(x.c.m, d, 3)
 		total := uint32(0)
 		for k := 0; k < x.n(); k++ {
 			t := x.argT(k)
@@ -90,8 +90,8 @@ func (x *opx) compositeConstruct() {
 			switch {
 			case x.v.sameType(t, comp):
 				total++
-			case x.v.tOp(t) == grammar.OpTypeVector && x.v.sameType(spirv.ID(stWord(x.v.def(t), 2)), comp):
-				total += stWord(x.v.def(t), 3)
+			case x.v.tOp(t) == grammar.OpTypeVector && x.v.sameType(spirv.ID(stWord(x.c.m, x.v.def(t), 2)), comp):
+				total += stWord(x.c.m, x.v.def(t), 3)
 			default:
 				x.errf(rule, "%s has type %s: the constituents of %s are %s scalars or vectors", x.name(k), x.ts(t), x.ts(x.rt), x.ts(comp))
 				return
@@ -103,11 +103,11 @@ func (x *opx) compositeConstruct() {
 	case grammar.OpTypeArray, grammar.OpTypeStruct, grammar.OpTypeMatrix:
 		count := 0
 		if d.Opcode == grammar.OpTypeStruct {
-			count = len(d.Ops()) - 1
+			count = len(d.Ops(x.c.m)) - 1
 		} else if d.Opcode == grammar.OpTypeMatrix {
-			count = int(stWord(d, 3))
+			count = int(stWord(x.c.m, d, 3))
 		} else {
-			l, ok := x.v.constUint(spirv.ID(stWord(d, 3)))
+			l, ok := x.v.constUint(spirv.ID(stWord(x.c.m, d, 3)))
 			if !ok {
 				return // a specialization constant length
 			}
@@ -146,7 +146,7 @@ func (x *opx) compositeExtract() {
 			x.errf(rule, "%s has type %s: OpVectorExtractDynamic takes a vector", x.name(0), x.ts(t))
 			return
 		}
-		if comp := spirv.ID(stWord(vd, 2)); !x.v.sameType(comp, x.rt) {
+		if comp := spirv.ID(stWord(x.c.m, vd, 2)); !x.v.sameType(comp, x.rt) {
 			x.errf(rule, "the Result Type is %s, but the components of %s are %s", x.ts(x.rt), x.ts(t), x.ts(comp))
 		}
 		x.intScalarIndex(rule, 1)
@@ -188,7 +188,7 @@ func (x *opx) compositeInsert() {
 			x.errf(rule, "the Result Type is %s: OpVectorInsertDynamic makes a vector", x.ts(x.rt))
 			return
 		}
-		if c := spirv.ID(stWord(vd, 2)); obj != 0 && !x.v.sameType(obj, c) {
+		if c := spirv.ID(stWord(x.c.m, vd, 2)); obj != 0 && !x.v.sameType(obj, c) {
 			x.errf(rule, "%s has type %s, but the components of %s are %s", x.name(0), x.ts(obj), x.ts(x.rt), x.ts(c))
 		}
 		x.intScalarIndex(rule, 2)
@@ -214,7 +214,7 @@ func (x *opx) vectorShuffle() {
 		x.errf(rule, "the Result Type is %s: OpVectorShuffle makes a vector", x.ts(x.rt))
 		return
 	}
-	comp := spirv.ID(stWord(rd, 2))
+	comp := spirv.ID(stWord(x.c.m, rd, 2))
 	total := uint64(0)
 	for k := 0; k < 2; k++ {
 		t := x.argT(k)
@@ -222,14 +222,14 @@ func (x *opx) vectorShuffle() {
 			return
 		}
 		vd := x.v.tdef(t, grammar.OpTypeVector)
-		if vd == nil || !x.v.sameType(spirv.ID(stWord(vd, 2)), comp) {
+		if vd == nil || !x.v.sameType(spirv.ID(stWord(x.c.m, vd, 2)), comp) {
 			x.errf(rule, "%s has type %s: OpVectorShuffle takes vectors of the Result Type's component type %s", x.name(k), x.ts(t), x.ts(comp))
 			return
 		}
-		total += uint64(stWord(vd, 3))
+		total += uint64(stWord(x.c.m, vd, 3))
 	}
-	if n := x.n() - 2; n != int(stWord(rd, 3)) {
-		x.errf(rule, "%d components selected, but the Result Type %s has %d", n, x.ts(x.rt), stWord(rd, 3))
+	if n := x.n() - 2; n != int(stWord(x.c.m, rd, 3)) {
+		x.errf(rule, "%d components selected, but the Result Type %s has %d", n, x.ts(x.rt), stWord(x.c.m, rd, 3))
 		return
 	}
 	for k := 2; k < x.n(); k++ {

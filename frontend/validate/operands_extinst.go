@@ -17,7 +17,7 @@ func (x *opx) xargT(k int) spirv.ID { return x.argT(2 + k) }
 // xname names operand k of the extended instruction.
 func (x *opx) xname(k int) string {
 	s := "operand"
-	if e := x.in.ExtSet().Lookup(x.in.ExtOp()); e != nil && k < len(e.Operands) && e.Operands[k].Name != "" {
+	if e := x.in.ExtSet().Lookup(x.in.ExtOp(x.c.m)); e != nil && k < len(e.Operands) && e.Operands[k].Name != "" {
 		s = "'" + e.Operands[k].Name + "'"
 	}
 	if id := x.arg(2 + k); id != 0 {
@@ -124,7 +124,7 @@ func (x *opx) extInst() {
 		vload = "operands.extinst-vload"
 		misc  = "operands.extinst-misc"
 	)
-	e := grammar.OpenCLInst(x.in.ExtOp())
+	e := grammar.OpenCLInst(x.in.ExtOp(x.c.m))
 	switch e {
 	case grammar.OpenCLFract, grammar.OpenCLModf, grammar.OpenCLSincos, grammar.OpenCLRemquo:
 		if _, ok := x.gentype(math, stKindFloat); !ok {

@@ -23,7 +23,7 @@ func (x *opx) imageOperand(rule string, k int, sampled bool) *spirv.Inst {
 			x.errf(rule, "%s has type %s: it must be a sampled image", x.name(k), x.ts(t))
 			return nil
 		}
-		d = x.v.tdef(spirv.ID(stWord(d, 2)), grammar.OpTypeImage)
+		d = x.v.tdef(spirv.ID(stWord(x.c.m, d, 2)), grammar.OpTypeImage)
 		return d
 	}
 	if d.Opcode != grammar.OpTypeImage {
@@ -35,9 +35,9 @@ func (x *opx) imageOperand(rule string, k int, sampled bool) *spirv.Inst {
 
 // stImageDims returns the number of coordinates of an image type: its
 // dimensions, plus one when arrayed.
-func stImageDims(d *spirv.Inst) uint32 {
+func stImageDims(m *spirv.Module, d *spirv.Inst) uint32 {
 	var n uint32
-	switch grammar.Dim(stWord(d, 3)) {
+	switch grammar.Dim(stWord(m, d, 3)) {
 	case grammar.Dim1D, grammar.DimBuffer:
 		n = 1
 	case grammar.Dim2D, grammar.DimRect, grammar.DimSubpassData:
@@ -47,7 +47,7 @@ func stImageDims(d *spirv.Inst) uint32 {
 	default:
 		return 0
 	}
-	if stWord(d, 5) != 0 {
+	if stWord(m, d, 5) != 0 {
 		n++
 	}
 	return n
@@ -68,7 +68,7 @@ func (x *opx) coordinate(rule string, k int, d *spirv.Inst, float bool) bool {
 		x.errf(rule, "%s has type %s: coordinates are %s scalar or vector", x.name(k), x.ts(t), want)
 		return false
 	}
-	if n := stImageDims(d); n != 0 && s.n < n {
+	if n := stImageDims(x.c.m, d); n != 0 && s.n < n {
 		x.errf(rule, "%s has %s, but the image needs %d coordinates", x.name(k), stPlural(uint64(s.n), "component"), n)
 		return false
 	}
@@ -87,8 +87,8 @@ func (x *opx) image() {
 			x.errf(rule, "the Result Type is %s: OpSampledImage makes a sampled image", x.ts(x.rt))
 			return
 		}
-		if t := x.argT(0); t != 0 && !x.v.sameType(t, spirv.ID(stWord(rd, 2))) {
-			x.errf(rule, "%s has type %s, but the Result Type samples %s", x.name(0), x.ts(t), x.ts(spirv.ID(stWord(rd, 2))))
+		if t := x.argT(0); t != 0 && !x.v.sameType(t, spirv.ID(stWord(x.c.m, rd, 2))) {
+			x.errf(rule, "%s has type %s, but the Result Type samples %s", x.name(0), x.ts(t), x.ts(spirv.ID(stWord(x.c.m, rd, 2))))
 			return
 		}
 		if t := x.argT(1); t != 0 && x.v.tOp(t) != grammar.OpTypeSampler {

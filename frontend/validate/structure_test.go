@@ -144,10 +144,10 @@ func TestStructureMutants(t *testing.T) {
 // mutate changes one word of an instruction of m in words.
 func mutate(rng *rand.Rand, m *spirv.Module, words []uint32) {
 	in := &m.Insts[rng.Intn(len(m.Insts))]
-	if len(in.Ops()) == 0 {
+	if len(in.Ops(m)) == 0 {
 		return
 	}
-	op := in.Ops()[rng.Intn(len(in.Ops()))]
+	op := in.Ops(m)[rng.Intn(len(in.Ops(m)))]
 	at := int(in.Offset) + int(op.Off)
 	bound := m.Header.Bound
 	switch op.Kind.Category() {
@@ -160,9 +160,9 @@ func mutate(rng *rand.Rand, m *spirv.Module, words []uint32) {
 		default:
 			// Another operand <id> of a nearby instruction.
 			other := &m.Insts[max(0, min(len(m.Insts)-1, int(in.Offset)%len(m.Insts)+rng.Intn(9)-4))]
-			for _, o := range other.Ops() {
+			for _, o := range other.Ops(m) {
 				if o.Kind.Category() == grammar.ID && o.Kind != grammar.KindIdResult {
-					words[at] = other.Words()[o.Off]
+					words[at] = other.Words(m)[o.Off]
 					break
 				}
 			}
@@ -183,7 +183,7 @@ func mutate(rng *rand.Rand, m *spirv.Module, words []uint32) {
 		insts := grammar.Insts()
 		cand := &insts[rng.Intn(len(insts))]
 		if info != nil && sameShape(info, cand) {
-			words[in.Offset] = uint32(len(in.Words()))<<16 | uint32(cand.Opcode)
+			words[in.Offset] = uint32(len(in.Words(m)))<<16 | uint32(cand.Opcode)
 		}
 	}
 }

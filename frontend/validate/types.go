@@ -83,15 +83,15 @@ func (t *typeSet) reset(m *spirv.Module) {
 }
 
 // typeKey returns what type declaration in declares.
-func typeKey(in *spirv.Inst) (grammar.Opcode, []uint32) {
-	ws := in.Words()
+func typeKey(m *spirv.Module, in *spirv.Inst) (grammar.Opcode, []uint32) {
+	ws := in.Words(m)
 	return in.Opcode, ws[min(2, len(ws)):]
 }
 
 // add adds the type declaration i and returns -1, or the index of an
 // earlier declaration of the same type (which it does not add).
 func (t *typeSet) add(i int) int {
-	op, ws := typeKey(&t.m.Insts[i])
+	op, ws := typeKey(t.m, &t.m.Insts[i])
 	h := uint64(op)*0x9E3779B97F4A7C15 + uint64(len(ws))
 	for _, w := range ws {
 		h = (h ^ uint64(w)) * 0x100000001B3
@@ -107,7 +107,7 @@ func (t *typeSet) add(i int) int {
 			t.n++
 			return -1
 		}
-		if op2, ws2 := typeKey(&t.m.Insts[k]); op2 == op && slices.Equal(ws2, ws) {
+		if op2, ws2 := typeKey(t.m, &t.m.Insts[k]); op2 == op && slices.Equal(ws2, ws) {
 			return k
 		}
 	}
@@ -146,8 +146,8 @@ func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 	// A type built from itself (only pointers may be forward declared,
 	// and then only through OpTypeForwardPointer).
 	if in.Result != 0 {
-		for k := 1; k < len(in.Ops()); k++ {
-			if in.Ops()[k].Kind == grammar.KindIdRef && spirv.ID(in.Words()[in.Ops()[k].Off]) == in.Result {
+		for k := 1; k < len(in.Ops(c.m)); k++ {
+			if in.Ops(c.m)[k].Kind == grammar.KindIdRef && spirv.ID(in.Words(c.m)[in.Ops(c.m)[k].Off]) == in.Result {
 				c.errorf(i, stTypeRule(in.Opcode), "%s %s refers to itself", in.Opcode, v.idStr(in.Result))
 				return
 			}
@@ -155,68 +155,68 @@ func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 	}
 	switch in.Opcode {
 	case grammar.OpTypeVector:
-		comp := stOpID(in, 1)
+		comp := stOpID(c.m, in, 1)
 		if v.isType(comp) && !v.scalarShape(comp).ok() {
 			c.errorf(i, "types.vector", "vector component type %s is not a scalar (bool, integer or float)", v.typeStr(comp))
 		}
 	case grammar.OpTypeMatrix:
-		if col := stOpID(in, 1); v.isType(col) && v.tOp(col) != grammar.OpTypeVector {
+		if col := stOpID(c.m, in, 1); v.isType(col) && v.tOp(col) != grammar.OpTypeVector {
 			c.errorf(i, "types.vector", "matrix column type %s is not a vector", v.typeStr(col))
 		}
 	case grammar.OpTypeArray, grammar.OpTypeRuntimeArray:
-		elem := stOpID(in, 1)
+		elem := stOpID(c.m, in, 1)
 		switch v.tOp(elem) {
 		case grammar.OpTypeVoid, grammar.OpTypeFunction:
 			c.errorf(i, "types.array", "array element type %s: arrays of void or of functions do not exist", v.typeStr(elem))
 		}
 		if in.Opcode == grammar.OpTypeArray {
-			arrayLength(c, v, i, stOpID(in, 2))
+			arrayLength(c, v, i, stOpID(c.m, in, 2))
 		}
 	case grammar.OpTypeStruct:
-		for k := 1; k < len(in.Ops()); k++ {
-			mt := stOpID(in, k)
+		for k := 1; k < len(in.Ops(c.m)); k++ {
+			mt := stOpID(c.m, in, k)
 			switch v.tOp(mt) {
 			case grammar.OpTypeVoid, grammar.OpTypeFunction:
 				c.errorf(i, "types.struct", "structure member %d has type %s: members cannot be void or functions", k-1, v.typeStr(mt))
 			}
 		}
 	case grammar.OpTypePointer:
-		if pt := stOpID(in, 2); v.tOp(pt) == grammar.OpTypeFunction {
+		if pt := stOpID(c.m, in, 2); v.tOp(pt) == grammar.OpTypeFunction {
 			// Function pointers need SPV_INTEL_function_pointers, and
 			// then point to functions through CodeSectionINTEL.
-			if sc, _ := stOpWord(in, 1); grammar.StorageClass(sc) != grammar.StorageClassCodeSectionINTEL {
+			if sc, _ := stOpWord(c.m, in, 1); grammar.StorageClass(sc) != grammar.StorageClassCodeSectionINTEL {
 				c.errorf(i, "types.pointer", "pointer to function type %s: function pointers have storage class CodeSectionINTEL", v.typeStr(pt))
 			}
 		}
 	case grammar.OpTypeFunction:
-		if rt := stOpID(in, 1); v.tOp(rt) == grammar.OpTypeFunction {
+		if rt := stOpID(c.m, in, 1); v.tOp(rt) == grammar.OpTypeFunction {
 			c.errorf(i, "types.function", "function type returns function type %s", v.typeStr(rt))
 		}
-		for k := 2; k < len(in.Ops()); k++ {
-			pt := stOpID(in, k)
+		for k := 2; k < len(in.Ops(c.m)); k++ {
+			pt := stOpID(c.m, in, k)
 			switch v.tOp(pt) {
 			case grammar.OpTypeVoid, grammar.OpTypeFunction:
 				c.errorf(i, "types.function", "function type parameter %d has type %s: parameters cannot be void or functions", k-2, v.typeStr(pt))
 			}
 		}
 	case grammar.OpTypeImage:
-		st := stOpID(in, 1)
+		st := stOpID(c.m, in, 1)
 		if v.isType(st) && v.tOp(st) != grammar.OpTypeVoid {
 			if s := v.scalarShape(st); !s.isInt() && !s.isFloat() {
 				c.errorf(i, "types.image", "image sampled type %s is neither void nor a numeric scalar", v.typeStr(st))
 			}
 		}
 	case grammar.OpTypeSampledImage:
-		if it := stOpID(in, 1); v.isType(it) && v.tOp(it) != grammar.OpTypeImage {
+		if it := stOpID(c.m, in, 1); v.isType(it) && v.tOp(it) != grammar.OpTypeImage {
 			c.errorf(i, "types.image", "sampled image type of %s, which is not an image type", v.typeStr(it))
 		}
 	}
 	if in.Opcode == grammar.OpTypeForwardPointer {
-		p := stOpID(in, 0)
-		sc, _ := stOpWord(in, 1)
-		if d := v.tdef(p, grammar.OpTypePointer); d != nil && stWord(d, 2) != sc {
+		p := stOpID(c.m, in, 0)
+		sc, _ := stOpWord(c.m, in, 1)
+		if d := v.tdef(p, grammar.OpTypePointer); d != nil && stWord(c.m, d, 2) != sc {
 			c.errorf(i, "types.pointer", "OpTypeForwardPointer declares %s with storage class %s, but it is defined with storage class %s",
-				v.idStr(p), grammar.StorageClass(sc), grammar.StorageClass(stWord(d, 2)))
+				v.idStr(p), grammar.StorageClass(sc), grammar.StorageClass(stWord(c.m, d, 2)))
 		}
 	}
 }
@@ -234,8 +234,8 @@ func arrayLength(c *checker, v *stView, i int, l spirv.ID) {
 	case d.Opcode != grammar.OpSpecConstantOp:
 		n, _ := v.constUint(l)
 		td := v.tdef(d.Type, grammar.OpTypeInt)
-		width := stWord(td, 2)
-		negative := stWord(td, 3) == 1 && width > 0 && width <= 64 && n>>(width-1)&1 == 1
+		width := stWord(c.m, td, 2)
+		negative := stWord(c.m, td, 3) == 1 && width > 0 && width <= 64 && n>>(width-1)&1 == 1
 		if n == 0 || negative {
 			c.errorf(i, "types.array", "array length %s is %s: arrays have at least one element", v.idStr(l), stConstStr(v, l))
 		}
@@ -250,7 +250,7 @@ func stConstStr(v *stView, id spirv.ID) string {
 	}
 	d := v.def(id)
 	td := v.tdef(d.Type, grammar.OpTypeInt)
-	if width := stWord(td, 2); stWord(td, 3) == 1 && width > 0 && width < 64 && n>>(width-1)&1 == 1 {
+	if width := stWord(v.m, td, 2); stWord(v.m, td, 3) == 1 && width > 0 && width < 64 && n>>(width-1)&1 == 1 {
 		return strconv.FormatInt(int64(n|^(1<<width-1)), 10)
 	}
 	return strconv.FormatUint(n, 10)
@@ -307,12 +307,12 @@ func constantDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 		if v.tOp(t) != grammar.OpTypeSampler {
 			c.errorf(i, "types.constant-sampler", "OpConstantSampler has type %s: it makes a sampler (OpTypeSampler)", v.typeStr(t))
 		}
-		if p, ok := stOpWord(in, 3); ok && p > 1 {
+		if p, ok := stOpWord(c.m, in, 3); ok && p > 1 {
 			c.errorf(i, "types.constant-sampler", "OpConstantSampler normalization parameter %d: it is 0 (unnormalized) or 1 (normalized coordinates)", p)
 		}
 	case grammar.OpSpecConstantOp:
-		if !stSpecOpsKernel[in.SpecOp()] {
-			c.errorf(i, "types.spec-constant-op", "OpSpecConstantOp with operation %s, which the Kernel capability does not allow", in.SpecOp())
+		if !stSpecOpsKernel[in.SpecOp(c.m)] {
+			c.errorf(i, "types.spec-constant-op", "OpSpecConstantOp with operation %s, which the Kernel capability does not allow", in.SpecOp(c.m))
 		}
 	}
 }
@@ -321,18 +321,18 @@ func constantDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 func constantComposite(c *checker, v *stView, i int, in *spirv.Inst) {
 	t := in.Type
 	d := v.def(t)
-	n := len(in.Ops()) - 2
+	n := len(in.Ops(c.m)) - 2
 	// want returns the type of constituent k.
 	var want func(k int) spirv.ID
 	var count int
 	switch d.Opcode {
 	case grammar.OpTypeVector, grammar.OpTypeMatrix:
-		elem := spirv.ID(stWord(d, 2))
-		count = int(stWord(d, 3))
+		elem := spirv.ID(stWord(c.m, d, 2))
+		count = int(stWord(c.m, d, 3))
 		want = func(int) spirv.ID { return elem }
 	case grammar.OpTypeArray:
-		elem := spirv.ID(stWord(d, 2))
-		l, ok := v.constUint(spirv.ID(stWord(d, 3)))
+		elem := spirv.ID(stWord(c.m, d, 2))
+		l, ok := v.constUint(spirv.ID(stWord(c.m, d, 3)))
 		if !ok {
 			return // a length specialized later
 		}
@@ -342,8 +342,8 @@ func constantComposite(c *checker, v *stView, i int, in *spirv.Inst) {
 		count = int(l)
 		want = func(int) spirv.ID { return elem }
 	case grammar.OpTypeStruct:
-		count = len(d.Ops()) - 1
-		want = func(k int) spirv.ID { return stOpID(d, k+1) }
+		count = len(d.Ops(c.m)) - 1
+		want = func(k int) spirv.ID { return stOpID(c.m, d, k+1) }
 	default:
 		c.errorf(i, "types.constant-composite", "%s has type %s: composite constants are vectors, arrays or structures", in.Opcode, v.typeStr(t))
 		return
@@ -353,7 +353,7 @@ func constantComposite(c *checker, v *stView, i int, in *spirv.Inst) {
 		return
 	}
 	for k := 0; k < n; k++ {
-		id := stOpID(in, k+2)
+		id := stOpID(c.m, in, k+2)
 		cd := v.def(id)
 		if cd == nil || stOpSort(cd.Opcode) != stSortValue {
 			continue // ids

@@ -101,7 +101,7 @@ func List(m *spirv.Module) []*Const {
 		if d.Arg+1 >= dec.NumOps() {
 			continue
 		}
-		c := &Const{SpecID: dec.Word(d.Arg + 1), Kind: kind, Width: 1, Result: in.Result, Offset: in.Offset, Name: m.Name(in.Result)}
+		c := &Const{SpecID: dec.Word(m, d.Arg+1), Kind: kind, Width: 1, Result: in.Result, Offset: in.Offset, Name: m.Name(in.Result)}
 		switch in.Opcode {
 		case grammar.OpSpecConstantTrue:
 			c.Default = 1
@@ -117,11 +117,11 @@ func List(m *spirv.Module) []*Const {
 			default:
 				continue
 			}
-			c.Width = int(t.Word(1))
+			c.Width = int(t.Word(m, 1))
 			if c.Width%8 != 0 || c.Width == 0 || c.Width > 64 {
 				continue
 			}
-			c.Default = in.Literal(2)
+			c.Default = in.Literal(m, 2)
 			if c.Width < 64 {
 				c.Default &= 1<<c.Width - 1
 			}

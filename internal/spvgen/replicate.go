@@ -107,7 +107,7 @@ func (r *replicator) plan() error {
 	r.entries = map[string]bool{}
 	for i := 0; i < r.firstFunc; i++ {
 		if in := &m.Insts[i]; in.Opcode == grammar.OpEntryPoint {
-			r.entries[in.String(2)] = true
+			r.entries[in.String(r.m, 2)] = true
 		}
 	}
 	for name := range r.entries {
@@ -122,7 +122,7 @@ func (r *replicator) plan() error {
 		if in.Opcode != grammar.OpString {
 			continue
 		}
-		if ks, ok := r.kernelString(in.String(1)); ok {
+		if ks, ok := r.kernelString(in.String(r.m, 1)); ok {
 			ks.inst = i
 			r.strs = append(r.strs, ks)
 		}
@@ -138,7 +138,7 @@ func (r *replicator) sharedVar(id spirv.ID) bool {
 	}
 	if d, ok := r.m.Decorated(id, grammar.DecorationLinkageAttributes); ok {
 		in := r.m.DecorationInst(d)
-		return d.Arg+2 < in.NumOps() && grammar.LinkageType(in.Word(d.Arg+2)) == grammar.LinkageTypeImport
+		return d.Arg+2 < in.NumOps() && grammar.LinkageType(in.Word(r.m, d.Arg+2)) == grammar.LinkageTypeImport
 	}
 	return false
 }
@@ -170,8 +170,8 @@ func copyName(name string, k int) string { return name + "_" + strconv.Itoa(k) }
 // refersToDup reports whether an <id> operand of in (other than its
 // result) is a copied id.
 func (r *replicator) refersToDup(in *spirv.Inst) bool {
-	ws := in.Words()
-	for _, op := range in.Ops() {
+	ws := in.Words(r.m)
+	for _, op := range in.Ops(r.m) {
 		if isIDKind(op.Kind) && op.Kind != grammar.KindIdResult {
 			if id := ws[op.Off]; id < r.bound && r.dup[id] != 0 {
 				return true
@@ -194,9 +194,9 @@ func (r *replicator) newID(id uint32, k int) uint32 {
 // copyInst appends copy k of instruction in, every copied id renamed.
 func (r *replicator) copyInst(in *spirv.Inst, k int) {
 	start := len(r.out)
-	r.out = append(r.out, in.Words()...)
+	r.out = append(r.out, in.Words(r.m)...)
 	ws := r.out[start:]
-	for _, op := range in.Ops() {
+	for _, op := range in.Ops(r.m) {
 		if isIDKind(op.Kind) {
 			ws[op.Off] = r.newID(ws[op.Off], k)
 		}
@@ -208,7 +208,7 @@ func (r *replicator) withString(in *spirv.Inst, k, i int, s string) {
 	start := len(r.out)
 	r.copyInst(in, k)
 	ws := append([]uint32(nil), r.out[start:]...)
-	op := in.Ops()[i]
+	op := in.Ops(r.m)[i]
 	enc := spirv.EncodeString(s)
 	r.out = r.out[:start]
 	r.out = append(r.out, ws[:op.Off]...)
@@ -239,16 +239,16 @@ func (r *replicator) moduleCopies(sec spirv.Section, insts []int) {
 				}
 			case !r.refersToDup(in):
 			case in.Opcode == grammar.OpEntryPoint:
-				r.withString(in, k, 2, copyName(in.String(2), k))
-			case in.Opcode == grammar.OpDecorate && grammar.Decoration(in.Word(1)) == grammar.DecorationLinkageAttributes &&
-				grammar.LinkageType(in.Word(3)) == grammar.LinkageTypeExport:
-				r.withString(in, k, 2, copyName(in.String(2), k))
+				r.withString(in, k, 2, copyName(in.String(r.m, 2), k))
+			case in.Opcode == grammar.OpDecorate && grammar.Decoration(in.Word(r.m, 1)) == grammar.DecorationLinkageAttributes &&
+				grammar.LinkageType(in.Word(r.m, 3)) == grammar.LinkageTypeExport:
+				r.withString(in, k, 2, copyName(in.String(r.m, 2), k))
 			case in.Opcode == grammar.OpGroupDecorate:
 				// The copied targets only.
 				start := len(r.out)
-				r.out = append(r.out, 0, in.Word(0))
+				r.out = append(r.out, 0, in.Word(r.m, 0))
 				for j := 1; j < in.NumOps(); j++ {
-					if id := in.Word(j); id < r.bound && r.dup[id] != 0 {
+					if id := in.Word(r.m, j); id < r.bound && r.dup[id] != 0 {
 						r.out = append(r.out, r.newID(id, k))
 					}
 				}
@@ -289,13 +289,13 @@ func (r *replicator) emit() ([]byte, error) {
 			inSec = inSec[:0]
 			cur = sec
 		}
-		r.out = append(r.out, in.Words()...)
+		r.out = append(r.out, in.Words(r.m)...)
 		inSec = append(inSec, i)
 	}
 	r.moduleCopies(cur, inSec)
 	// Functions: the originals, then each copy of the defined ones.
 	for i := r.firstFunc; i < len(m.Insts); i++ {
-		r.out = append(r.out, m.Insts[i].Words()...)
+		r.out = append(r.out, m.Insts[i].Words(r.m)...)
 	}
 	for k := 1; k < r.n; k++ {
 		for _, f := range m.Functions {
