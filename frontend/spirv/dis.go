@@ -51,6 +51,7 @@ func (m *Module) Disassemble(w io.Writer, opts DisOptions) error {
 	d := disassembler{m: m, opts: opts}
 	if !opts.RawIDs {
 		d.names = m.idNames()
+		d.names.all()
 	}
 	if !opts.NoIndent {
 		d.indent = indent
@@ -100,7 +101,7 @@ func (m *Module) InstString(i int) (s string) {
 type disassembler struct {
 	m      *Module
 	opts   DisOptions
-	names  *idNames // nil for raw <id>s
+	names  *cachedNames // nil for raw <id>s
 	indent int
 	// Section comments already written.
 	annotations, debug, types bool

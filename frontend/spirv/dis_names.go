@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"spv2visa/grammar"
@@ -72,14 +73,6 @@ func (t *idNames) set(id ID, s string) {
 	t.dense[id] = s
 }
 
-// appendName appends the friendly name of id: its name, or its number.
-func (t *idNames) appendName(b []byte, id ID) []byte {
-	if s := t.get(id); s != "" && s != numericName {
-		return append(b, s...)
-	}
-	return strconv.AppendUint(b, uint64(id), 10)
-}
-
 // name returns the friendly name of id as a string.
 func (t *idNames) name(id ID) string {
 	if s := t.get(id); s != "" && s != numericName {
@@ -98,20 +91,14 @@ type nameMapper struct {
 	digits int
 }
 
-// friendlyNames computes the friendly names of every <id> of m.
-func friendlyNames(m *Module) idNames {
-	nm := nameMapper{
+// newNameMapper prepares the naming of m's <id>s.
+func newNameMapper(m *Module) nameMapper {
+	return nameMapper{
 		m:     m,
 		names: newIDNames(m.Header.Bound, len(m.Insts)),
-		// Room for a name per instruction but the numbered ones, which
-		// are most, so that the map seldom grows.
-		used: make(map[string]struct{}, min(len(m.Insts)/2, 1<<16)),
-		next: map[string]int{},
+		used:  map[string]struct{}{},
+		next:  map[string]int{},
 	}
-	for i := range m.Insts {
-		nm.inst(&m.Insts[i])
-	}
-	return nm.names
 }
 
 func sanitize(s string) string {
@@ -431,10 +418,54 @@ func builtinName(b grammar.BuiltIn) string {
 // The friendly names of a module are computed on first use and cached,
 // keyed weakly so that the cache never keeps a module alive. A module
 // whose instruction slice has been replaced since is named afresh.
+//
+// They are computed only as far as the names asked for need: an <id>
+// keeps the name the first rule gives it, so naming by the instructions
+// up to the one that names it settles it. A diagnostic quoting an
+// instruction thus names a few <id>s, mostly by the module's first
+// sections, rather than every <id> of the module.
 type cachedNames struct {
-	names idNames
-	insts *Inst
-	n     int
+	mu    sync.Mutex
+	nm    nameMapper
+	insts []Inst      // the instructions named by
+	next  int         // the first instruction not named by yet
+	done  atomic.Bool // next == len(insts): the names no longer change
+}
+
+// get returns the name of id (see idNames.get), naming by as many
+// instructions as that takes.
+func (c *cachedNames) get(id ID) string {
+	if c.done.Load() {
+		return c.nm.names.get(id)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.next < len(c.insts) && c.nm.names.get(id) == "" {
+		c.nm.inst(&c.insts[c.next])
+		c.next++
+	}
+	if c.next == len(c.insts) {
+		c.done.Store(true)
+	}
+	return c.nm.names.get(id)
+}
+
+// all names every <id>, so that gets need no lock.
+func (c *cachedNames) all() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for ; c.next < len(c.insts); c.next++ {
+		c.nm.inst(&c.insts[c.next])
+	}
+	c.done.Store(true)
+}
+
+// appendName appends the friendly name of id: its name, or its number.
+func (c *cachedNames) appendName(b []byte, id ID) []byte {
+	if s := c.get(id); s != "" && s != numericName {
+		return append(b, s...)
+	}
+	return strconv.AppendUint(b, uint64(id), 10)
 }
 
 var nameCache struct {
@@ -443,19 +474,15 @@ var nameCache struct {
 }
 
 // idNames returns the friendly names of m's <id>s.
-func (m *Module) idNames() *idNames {
-	var first *Inst
-	if len(m.Insts) > 0 {
-		first = &m.Insts[0]
-	}
+func (m *Module) idNames() *cachedNames {
 	key := weak.Make(m)
 	nameCache.Lock()
 	c := nameCache.m[key]
 	nameCache.Unlock()
-	if c != nil && c.insts == first && c.n == len(m.Insts) {
-		return &c.names
+	if c != nil && len(c.insts) == len(m.Insts) && (len(m.Insts) == 0 || &c.insts[0] == &m.Insts[0]) {
+		return c
 	}
-	c = &cachedNames{names: friendlyNames(m), insts: first, n: len(m.Insts)}
+	c = &cachedNames{nm: newNameMapper(m), insts: m.Insts}
 	nameCache.Lock()
 	defer nameCache.Unlock()
 	if nameCache.m == nil {
@@ -469,5 +496,5 @@ func (m *Module) idNames() *idNames {
 		}, key)
 	}
 	nameCache.m[key] = c
-	return &c.names
+	return c
 }
