@@ -17,7 +17,7 @@ import (
 // operation family each) and compares the vISA with the archive's
 // out.<platform>.visaasm sections; the finalizer must accept each.
 // Sections: in.ir (a module with one kernel), optional "platforms"
-// (names, default tgllp dg2 pvc) and "simd".
+// (names, default tgllp dg2 pvc), "simd" and "options" (share-vars).
 func TestGolden(t *testing.T) {
 	for _, path := range golden.Files(t, "../../testdata/isel/*.txtar") {
 		path := path
@@ -25,8 +25,18 @@ func TestGolden(t *testing.T) {
 			a := golden.Read(t, path)
 			plats := []string{"tgllp", "dg2", "pvc"}
 			simd := 0
+			var opt Options
 			for _, f := range a.Files {
 				switch f.Name {
+				case "options":
+					for _, o := range strings.Fields(string(f.Data)) {
+						switch o {
+						case "share-vars":
+							opt.ShareVars = true
+						default:
+							t.Fatalf("unknown option %q", o)
+						}
+					}
 				case "platforms":
 					plats = strings.Fields(string(f.Data))
 				case "simd":
@@ -52,7 +62,8 @@ func TestGolden(t *testing.T) {
 				if len(ks) != 1 {
 					t.Fatalf("want one kernel, have %d", len(ks))
 				}
-				r, err := Compile(ks[0], p, Options{SIMD: simd})
+				opt.SIMD = simd
+				r, err := Compile(ks[0], p, opt)
 				if err != nil {
 					t.Fatalf("%s: %v", pn, err)
 				}

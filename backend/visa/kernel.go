@@ -72,6 +72,10 @@ func (k *Kernel) declare(v *Var) *Var {
 	return v
 }
 
+// Forget removes v's name, for a variable dropped from Vars (its name
+// may then be declared again).
+func (k *Kernel) Forget(v *Var) { delete(k.names, v.Name) }
+
 // autoName numbers variables as IGC's dumps do: V0032.. for general
 // variables (ids after the pre-defined ones), P1.., A0.., S0.., T6..,
 // and labels L1...

@@ -64,6 +64,7 @@ type compileFlags struct {
 	emit, finalizer, specFile, props, buildLog      string
 	cacheDir                                        string
 	jobs                                            int
+	shareVars                                       bool
 	specs                                           multiFlag
 }
 
@@ -86,6 +87,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.buildLog, "build_log", "", "write the build log (warnings, notes, errors, per-kernel SIMD width, registers, spills) to this file, on failure too (e.g. -build_log k.log)")
 	fs.IntVar(&f.jobs, "j", 0, "compile this many kernels at once; 0: one per CPU; the output does not depend on it (e.g. -j 4)")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reuse results from this directory, keyed by the input, every option and the compiler; safe to share between processes (e.g. -cache-dir ~/.cache/spv2visa)")
+	fs.BoolVar(&f.shareVars, "share-vars", false, "give values that are never live at once one vISA variable (register allocation's slots, measured on the selected code); by default each value has its own variable, from which the finalizer makes smaller code (e.g. -share-vars -emit visaasm)")
 	fs.BoolVar(&f.listOptions, "list-options", false, "list the build options -options and -internal_options accept, and exit (e.g. -list-options)")
 	fs.Bool("spirv_input", false, "accepted for ocloc compatibility: the input is always SPIR-V (e.g. -spirv_input)")
 	if done, st := parse(fs, args, stdout); done {
@@ -383,6 +385,7 @@ func (c *compilation) configure(spec map[uint32][]byte) bool {
 		Has4GBBuffers: o.Has4GBBuffers,
 		DebugEnv:      o.Debug || o.KernelDebug,
 		EmitISA:       c.emit["isa"],
+		ShareVars:     c.f.shareVars,
 	}
 	if c.emit["zebin"] {
 		c.cfg.Finalizer = &zebin.Finalizer{Path: c.finPath}

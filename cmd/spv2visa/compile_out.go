@@ -305,9 +305,9 @@ func (c *compilation) cacheKey() (string, error) {
 func (c *compilation) configKey() string {
 	o := c.cfg
 	var b strings.Builder
-	fmt.Fprintf(&b, "opt=%d fast=%t mad=%t nsz=%t finite=%t unsafe=%t crdiv=%t simd=%d grfs=%d 4gb=%t debug=%t isa=%t spv=%t\n",
+	fmt.Fprintf(&b, "opt=%d fast=%t mad=%t nsz=%t finite=%t unsafe=%t crdiv=%t simd=%d grfs=%d 4gb=%t debug=%t isa=%t spv=%t share=%t\n",
 		o.Passes.Opt, o.Passes.FastRelaxedMath, o.Passes.MadEnable, o.Passes.NoSignedZeros, o.Passes.FiniteMathOnly,
-		o.Passes.UnsafeMath, o.Passes.CorrectlyRoundedDivSqrt, o.SIMD, o.GRFs, o.Has4GBBuffers, o.DebugEnv, o.EmitISA, o.SPIRVInZebin)
+		o.Passes.UnsafeMath, o.Passes.CorrectlyRoundedDivSqrt, o.SIMD, o.GRFs, o.Has4GBBuffers, o.DebugEnv, o.EmitISA, o.SPIRVInZebin, o.ShareVars)
 	var kinds []string
 	for k := range c.emit {
 		kinds = append(kinds, k)

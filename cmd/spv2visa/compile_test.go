@@ -868,3 +868,46 @@ func TestCompileSYCLWorkGroupSize(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileShareVars: -share-vars writes the same kernels with fewer
+// variables (values never live at once share one), and nothing else
+// changes: ze_info is the same.
+func TestCompileShareVars(t *testing.T) {
+	decls := func(dir string) (n int, zi []byte) {
+		ms, _ := filepath.Glob(filepath.Join(dir, "*.visaasm"))
+		if len(ms) == 0 {
+			t.Fatalf("no .visaasm in %s", dir)
+		}
+		for _, m := range ms {
+			data, err := os.ReadFile(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += strings.Count(string(data), "\n.decl ")
+		}
+		zs, _ := filepath.Glob(filepath.Join(dir, "*.ze_info.yaml"))
+		if len(zs) != 1 {
+			t.Fatalf("ze_info files in %s: %v", dir, zs)
+		}
+		zi, _ = os.ReadFile(zs[0])
+		return n, zi
+	}
+	own, shared := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		dir   string
+		extra []string
+	}{{own, nil}, {shared, []string{"-share-vars"}}} {
+		args := append([]string{"-q", "-file", corpusModule("softmax"), "-device", "tgllp", "-emit", "visaasm,zeinfo", "-out_dir", c.dir}, c.extra...)
+		if st, _, e := compileCmd(args...); st != exitOK {
+			t.Fatalf("%v: status %d: %s", c.extra, st, e)
+		}
+	}
+	n0, z0 := decls(own)
+	n1, z1 := decls(shared)
+	if n1 >= n0 {
+		t.Errorf("-share-vars declares %d variables, without it %d", n1, n0)
+	}
+	if !bytes.Equal(z0, z1) {
+		t.Errorf("-share-vars changes ze_info")
+	}
+}

@@ -12,9 +12,10 @@ import (
 
 // Alloc is what register allocation said about a kernel: the width it
 // chose and why, the pressure at each width tried against its budget,
-// and the spill it predicts. The vISA keeps one variable per value; the
-// finalizer assigns the registers and spills by itself, and the
-// prediction is held to what it does (TestSpillPrediction).
+// and the spill it predicts. The vISA keeps one variable per value
+// (unless Options.ShareVars); the finalizer assigns the registers and
+// spills by itself, and the prediction is held to what it does
+// (TestSpillPrediction).
 type Alloc struct {
 	SIMD int
 	// Why says what bounded the choice: "" (the widest width whose

@@ -59,6 +59,9 @@ type Options struct {
 	DebugEnv bool
 	// EmitISA encodes each kernel's binary vISA (Kernel.ISA).
 	EmitISA bool
+	// ShareVars gives values never live at once one vISA variable
+	// (isel.Options.ShareVars).
+	ShareVars bool
 }
 
 // Kernel is one compiled kernel.
@@ -196,7 +199,7 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) {
 	// The width is register allocation's choice. When it cannot predict
 	// (a kernel selection rejects), selection reports why.
-	sopt := isel.Options{SIMD: o.SIMD, GRFs: o.GRFs, Buffers4GB: o.Has4GBBuffers}
+	sopt := isel.Options{SIMD: o.SIMD, GRFs: o.GRFs, Buffers4GB: o.Has4GBBuffers, ShareVars: o.ShareVars}
 	alloc, perr := predict(f, o.Platform, sopt)
 	if perr == nil {
 		sopt.SIMD = alloc.SIMD

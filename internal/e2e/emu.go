@@ -9,7 +9,6 @@ import (
 	"spv2visa/internal/compiler"
 	"spv2visa/internal/emurun"
 	"spv2visa/internal/launch"
-	"spv2visa/passes"
 )
 
 // Compiled is a module compiled for a device, ready to emulate.
@@ -22,7 +21,15 @@ type Compiled struct {
 // CompileFor compiles a module for device p (at SIMD width simd; 0
 // chooses) and prepares each kernel for the emulator.
 func CompileFor(data []byte, p *platform.Platform, simd int) (*Compiled, error) {
-	out, err := compiler.Compile(context.Background(), data, compiler.Options{Platform: p, Passes: passes.Config{Opt: 2}, SIMD: simd, Jobs: 1})
+	return CompileWith(data, compiler.Options{Platform: p, SIMD: simd})
+}
+
+// CompileWith compiles a module with options o at -O2, one kernel at a
+// time, and prepares each kernel for the emulator.
+func CompileWith(data []byte, o compiler.Options) (*Compiled, error) {
+	o.Passes.Opt, o.Jobs = 2, 1
+	p := o.Platform
+	out, err := compiler.Compile(context.Background(), data, o)
 	if err != nil {
 		return nil, err
 	}

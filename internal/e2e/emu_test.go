@@ -9,11 +9,16 @@ import (
 	"testing"
 
 	"spv2visa/backend/platform"
+	"spv2visa/internal/compiler"
 )
 
 // emuWidths are the dispatch widths each device's launches run at: the
-// width the compiler chooses (0) and the ones a user may force.
-var emuWidths = map[string][]int{"tgllp": {0, 8, 16, 32}, "dg2": {0, 16, 32}, "pvc": {0, 16, 32}}
+// width the compiler chooses (0) and the ones a user may force. shared
+// (the chosen width, with -share-vars) checks variable sharing too.
+var emuWidths = map[string][]int{"tgllp": {0, 8, 16, 32, shared}, "dg2": {0, 16, 32, shared}, "pvc": {0, 16, 32, shared}}
+
+// shared stands for the chosen width with compiler.Options.ShareVars.
+const shared = -1
 
 // TestEmulateCompiled compiles every corpus module with launches for
 // each device and dispatch width and emulates every launch: the results
@@ -45,7 +50,11 @@ func TestEmulateCompiled(t *testing.T) {
 				go func(m *Module, simd int) {
 					defer func() { <-sem; wg.Done() }()
 					var rs []result
-					comp, err := CompileFor(m.Bytes, p, simd)
+					o := compiler.Options{Platform: p, SIMD: simd}
+					if simd == shared {
+						o.SIMD, o.ShareVars = 0, true
+					}
+					comp, err := CompileWith(m.Bytes, o)
 					for _, l := range m.Launch.Launches {
 						r := result{dev: dev, simd: simd, id: l.ID(), err: err}
 						if err == nil {
@@ -69,6 +78,9 @@ func TestEmulateCompiled(t *testing.T) {
 	total := map[string]int{}
 	for _, r := range results {
 		key := fmt.Sprintf("%s simd%d", r.dev, r.simd)
+		if r.simd == shared {
+			key = r.dev + " shared variables"
+		}
 		total[key]++
 		// A launch of a module that cannot compile fails with the
 		// compilation's error.

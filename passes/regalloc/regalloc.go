@@ -34,6 +34,11 @@
 // spills take (for ze_info's per_thread_memory_buffers and
 // spill_fill_space); r.Widths and r.Log say what each width needed.
 //
+// Share assigns slots the same way to the variables of code that is
+// already selected, from the points where each appears: the backend's
+// way to keep one variable per slot with the liveness of the code it
+// actually emitted (see share.go).
+//
 // Check verifies a result by brute force, for tests.
 //
 // # Model
