@@ -158,7 +158,7 @@ var Table = []Option{
 		Sets:  "ze_info has_4gb_buffers: true; buffers are addressed with 64-bit stateless offsets (no stateful buffers)",
 		apply: flag(func(o *Options) { o.Has4GBBuffers = true })},
 	{Name: "-cl-intel-has-buffer-offset-arg", Meaning: "stateful accesses may use a buffer_offset argument (the driver's internal option)",
-		Sets: "nothing", NoEffect: "spv2visa addresses buffers statelessly, so no argument needs a buffer_offset",
+		Sets: "nothing", NoEffect: "every stateful buffer argument has a buffer_offset already",
 		apply: flag(func(o *Options) { o.BufferOffsetArg = true })},
 	{Name: "-cl-intel-256-GRF-per-thread", Meaning: "256 registers per thread",
 		Sets:  "grf_count 256 and the finalizer's -TotalGRFNum 256 (an error on a platform without a large register file, such as tgllp)",
