@@ -479,7 +479,7 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 			}
 			s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(1)<<uint(p.n) - 1}, Args: []visa.Operand{slm, zero, addr, data}})
 		default:
-			s.fail("64-bit shared local memory accesses are not supported yet")
+			s.qwordScaled(a, p, e, chunk, slm, addr, data)
 		}
 		return
 	}
@@ -492,6 +492,48 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 		block, blocks = 1, int64(sz)
 	}
 	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{addr, data}})
+}
+
+// qwordScaled moves 64-bit elements through a legacy surface (SLM or a
+// binding-table buffer), which has no 64-bit scattered message: each
+// component is the two dwords at its offset, read or written as the R
+// and G channels of gather4_scaled/scatter4_scaled, whose payload holds
+// the chunk's low dwords and then its high dwords.
+func (s *sel) qwordScaled(a access, p piece, e visa.Exec, chunk int, surf, addr, data visa.Operand) {
+	zero := visa.ImmInt(visa.UD, 0)
+	op := visa.OpGather4Scaled
+	if !a.load {
+		op = visa.OpScatter4Scaled
+	}
+	words := s.as(data.Var, visa.UD)
+	per := s.p.GRFBytes / 4
+	at := func(elem int) (int, int) { return elem / per, elem % per }
+	for i := 0; i < p.n; i++ {
+		// Element index (in dwords) of the component's first lane.
+		first := data.Off/4 + 2*i*chunk
+		tmp := s.temp(visa.UD, 2*chunk)
+		hiRow, hiCol := at(chunk)
+		if !a.load {
+			r, c := at(first)
+			s.emit(visa.OpMov, e, visa.Dst(tmp, 0, 0, 1), visa.Src(words, r, c, 2, 1, 0))
+			r, c = at(first + 1)
+			s.emit(visa.OpMov, e, visa.Dst(tmp, hiRow, hiCol, 1), visa.Src(words, r, c, 2, 1, 0))
+		}
+		off := addr
+		if i > 0 {
+			t := s.temp(visa.UD, chunk)
+			r, c := at(addr.Off / 4)
+			s.emit(visa.OpAdd, e, visa.Dst(t, 0, 0, 1), visa.Src(addr.Var, r, c, 1, 1, 0), visa.ImmInt(visa.UD, int64(8*i)))
+			off = visa.Raw(t, 0)
+		}
+		s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{0b0011}, Args: []visa.Operand{surf, zero, off, visa.Raw(tmp, 0)}})
+		if a.load {
+			r, c := at(first)
+			s.emit(visa.OpMov, e, visa.Dst(words, r, c, 2), visa.Src(tmp, 0, 0, 1, 1, 0))
+			r, c = at(first + 1)
+			s.emit(visa.OpMov, e, visa.Dst(words, r, c, 2), visa.Src(tmp, hiRow, hiCol, 1, 1, 0))
+		}
+	}
 }
 
 // lscLits are the literals of a flat LSC message: default caching, no
