@@ -59,6 +59,10 @@ func promotableType(t *ir.Type) bool {
 	switch t.Kind {
 	case ir.KBool, ir.KInt, ir.KFloat, ir.KVector, ir.KPtr:
 		return true
+	case ir.KImage, ir.KSampler, ir.KEvent:
+		// Handles: -O0 code keeps image and sampler arguments in
+		// private variables, which selection cannot address.
+		return true
 	}
 	return false
 }
