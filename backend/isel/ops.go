@@ -132,6 +132,14 @@ func (s *sel) value(v *ir.Value) {
 			return
 		}
 		s.regionCopy(v, d, src)
+	case ir.OpCall:
+		callee := v.Aux.(*ir.Func)
+		if len(callee.Blocks) == 0 {
+			s.fail("calls %s, which the module imports (LinkageAttributes Import) and does not define; "+
+				"spv2visa does not link modules, so the function must be defined in this one "+
+				"(a C99 `inline` function without `static` is only declared at -O0: make it `static inline`)", callee.Name)
+		}
+		s.fail("internal error: a call to %s survived inlining", callee.Name)
 	default:
 		s.fail("not supported by the vISA backend yet")
 	}

@@ -911,3 +911,22 @@ func TestCompileShareVars(t *testing.T) {
 		t.Errorf("-share-vars changes ze_info")
 	}
 }
+
+// TestCompileImportedFunction: a call to a function the module only
+// imports fails with a message naming it and saying why.
+func TestCompileImportedFunction(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "compile", "import_call.spvasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := assemble(t, text)
+	out := t.TempDir()
+	st, _, e := compileCmd("-q", "-file", mod, "-device", "dg2", "-emit", "visaasm,zeinfo", "-out_dir", out)
+	want := "calls twice, which the module imports (LinkageAttributes Import) and does not define"
+	if st != exitFail || !strings.Contains(e, want) {
+		t.Errorf("status %d, stderr %s; want %q", st, e, want)
+	}
+	if fs := listDir(t, out); len(fs) != 0 {
+		t.Errorf("files left behind: %v", fs)
+	}
+}
