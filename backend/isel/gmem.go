@@ -1,6 +1,8 @@
 package isel
 
 import (
+	"sort"
+
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
 )
@@ -136,6 +138,7 @@ func (s *sel) findRegions() {
 			demote[r] = true
 		}
 	}
+	s.capRegions(demote)
 	// A constant table whose address escapes stays in memory: its
 	// global is then addressed by symbol.
 	tables := s.tables[:0]
@@ -152,6 +155,60 @@ func (s *sel) findRegions() {
 		s.regionOf[i] = nil
 		if r.alloca != nil {
 			s.privateVar(r.alloca)
+		}
+	}
+}
+
+// capRegions keeps the variables and tables in registers to three
+// quarters of the register file: beyond it the rest of the kernel
+// would spill (unoptimized code keeps every local array of a kernel in
+// a private variable, and the registers of all of them, one copy per
+// lane, can exceed the whole file). The largest go to memory first.
+func (s *sel) capRegions(demote map[*region]bool) {
+	grfs := s.opt.GRFs
+	if grfs == 0 {
+		grfs = s.p.GRFs
+	}
+	limit := grfs * s.p.GRFBytes * 3 / 4
+	bytes := func(r *region) int {
+		if r.perLane {
+			return r.size * s.simd
+		}
+		return r.size
+	}
+	var rs []*region
+	seen := map[*region]bool{}
+	total := 0
+	for _, r := range s.regionOf {
+		if r != nil && !demote[r] && !seen[r] {
+			seen[r] = true
+			rs = append(rs, r)
+			total += bytes(r)
+		}
+	}
+	// Largest first; among equals, the first in the kernel.
+	sort.SliceStable(rs, func(i, j int) bool { return bytes(rs[i]) > bytes(rs[j]) })
+	for _, r := range rs {
+		if total <= limit {
+			break
+		}
+		demote[r] = true
+		total -= bytes(r)
+	}
+	// A copy between regions stays one only while both are in
+	// registers.
+	for changed := true; changed; {
+		changed = false
+		for _, b := range s.order {
+			for _, v := range b.Values {
+				if v.Op != ir.OpMemcpy {
+					continue
+				}
+				d, src := s.regionOf[v.Args[0].ID], s.regionOf[v.Args[1].ID]
+				if d != nil && src != nil && demote[d] != demote[src] {
+					demote[d], demote[src], changed = true, true, true
+				}
+			}
 		}
 	}
 }
