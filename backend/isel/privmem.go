@@ -72,7 +72,10 @@ func (r *Result) privateBuffers() []zeinfo.PerThreadMemoryBuffer {
 }
 
 // memcpy copies a constant number of bytes between memories, in the
-// widest elements the alignment allows.
+// widest elements the alignment allows. A source in a constant global
+// is not read: its bytes are immediates. A long copy whose elements
+// are all read (or all the same immediate) is a loop rather than a
+// straight run of messages.
 func (s *sel) memcpy(v *ir.Value) {
 	n, ok := v.Args[2].IsConst()
 	if !ok {
@@ -104,10 +107,120 @@ func (s *sel) memcpy(v *ir.Value) {
 		s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), visa.ImmInt(p.t, off))
 		return q
 	}
+	known := constBytes(v.Args[1], n)
+	units := int(n) / size
+	word := func(off int64) uint64 {
+		var w uint64
+		for i := size - 1; i >= 0; i-- {
+			w = w<<8 | uint64(known[off+int64(i)])
+		}
+		return w
+	}
+	same := known != nil
+	for off := int64(size); same && off < n; off += int64(size) {
+		same = word(off) == word(0)
+	}
+	if units > memcpyUnroll && (known == nil || same) {
+		s.memcpyLoop(src, dst, sspace, dspace, t, n, known)
+		return
+	}
 	data := &store{t: t, lanes: 1}
-	s.alloc(data)
+	if known == nil {
+		s.alloc(data)
+	}
 	for off := int64(0); off < n; off += int64(size) {
-		s.memory(access{ptr: at(src, sspace, off), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
+		if known != nil {
+			data = &store{konst: true, t: t, lanes: 1, bits: []uint64{word(off)}}
+		} else {
+			s.memory(access{ptr: at(src, sspace, off), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
+		}
 		s.memory(access{ptr: at(dst, dspace, off), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
 	}
+}
+
+// memcpyUnroll is the most elements a copy moves without a loop.
+const memcpyUnroll = 16
+
+// memcpyLoop copies n bytes in elements of type t with a loop over a
+// uniform offset: each round moves one element of every lane. known,
+// when not nil, holds the source's bytes, all elements alike: the
+// element is then an immediate and nothing is read.
+func (s *sel) memcpyLoop(src, dst *store, sspace, dspace ir.Space, t visa.Type, n int64, known []byte) {
+	size := t.Size()
+	ve := s.vexec()
+	off := s.temp(visa.UD, 1)
+	s.emit(visa.OpMov, visa.NM(1), visa.Dst(off, 0, 0, 1), visa.ImmInt(visa.UD, 0))
+	var data *store
+	if known != nil {
+		var w uint64
+		for i := size - 1; i >= 0; i-- {
+			w = w<<8 | uint64(known[i])
+		}
+		data = &store{konst: true, t: t, lanes: 1, bits: []uint64{w}}
+	} else {
+		data = &store{t: t, lanes: 1}
+		s.alloc(data)
+	}
+	// The addresses of this round: base + offset.
+	addr := func(p *store) *store {
+		q := &store{t: p.t, lanes: 1}
+		s.alloc(q)
+		x := visa.Scalar(off, 0)
+		if p.t.Size() == 8 {
+			wide := s.temp(visa.UQ, 1)
+			s.emit(visa.OpMov, visa.NM(1), visa.Dst(wide, 0, 0, 1), x)
+			x = visa.Scalar(wide, 0)
+		}
+		s.emit(visa.OpAdd, ve, s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), x)
+		return q
+	}
+	loop := s.k.NewLabel("")
+	s.k.Place(loop)
+	if known == nil {
+		s.memory(access{ptr: addr(src), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
+	}
+	s.memory(access{ptr: addr(dst), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
+	s.emit(visa.OpAdd, visa.NM(1), visa.Dst(off, 0, 0, 1), visa.Scalar(off, 0), visa.ImmInt(visa.UD, int64(size)))
+	more := s.k.DeclPred("", s.simd)
+	s.cmp(visa.NM(s.simd), visa.CondLT, more, visa.Scalar(off, 0), visa.ImmInt(visa.UD, n))
+	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: visa.If(more), Exec: ve, Args: []visa.Operand{visa.LabelOpnd(loop)}})
+}
+
+// constBytes returns the n bytes a pointer into a constant global's
+// initializer addresses (through casts and constant offsets), or nil
+// when they are not known.
+func constBytes(p *ir.Value, n int64) []byte {
+	var off int64
+	for {
+		switch p.Op {
+		case ir.OpBitcast, ir.OpCopy:
+			p = p.Args[0]
+			continue
+		case ir.OpPtrAdd:
+			d, ok := p.Args[1].IsConst()
+			if !ok {
+				return nil
+			}
+			off += d
+			p = p.Args[0]
+			continue
+		case ir.OpGlobalAddr:
+		default:
+			return nil
+		}
+		break
+	}
+	g := p.Aux.(*ir.Global)
+	if g.Space != ir.SpaceConstant && !(g.Space == ir.SpaceGlobal && g.ReadOnly) {
+		return nil
+	}
+	size := int64(g.Type.Size())
+	if off < 0 || off+n > size {
+		return nil
+	}
+	b := make([]byte, size)
+	if g.Init != nil && !g.Init.Undef {
+		g.Init.Encode(b)
+	}
+	return b[off : off+n]
 }
