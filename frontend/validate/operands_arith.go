@@ -234,8 +234,14 @@ func (x *opx) selectOp() {
 	}
 	if t := x.argT(0); t != 0 {
 		cs := x.v.shape(t)
-		if !cs.isBool() || (cs.n != 1 && cs.n != rs.n) {
+		switch {
+		case !cs.isBool() || (cs.n != 1 && cs.n != rs.n):
 			x.errf(rule, "%s has type %s: the condition is a bool scalar, or a bool vector of the Result Type's component count", x.name(0), x.ts(t))
+		case cs.n != rs.n && x.c.m.Header.SPIRVVersion() < grammar.MakeVersion(1, 4):
+			// A scalar condition choosing between vectors came with
+			// SPIR-V 1.4 (llvm-spirv-15 writes it into 1.0 modules too).
+			x.errf(rule, "%s has type %s, but the Result Type is %s: before SPIR-V 1.4 the condition has as many components as the result (this module is SPIR-V %s)",
+				x.name(0), x.ts(t), x.ts(x.rt), x.c.m.Header.SPIRVVersion())
 		}
 	}
 	for k := 1; k < 3 && k < x.n(); k++ {
