@@ -28,6 +28,7 @@ func init() {
 		Rule{ID: "operands.bitwise", Summary: "bitwise operations and shifts have integer operands of the result's shape (a shift amount only of its component count)"},
 		Rule{ID: "operands.compare", Summary: "comparisons and logical operations have a bool result of their operands' component count, and operands of the kind they compare"},
 		Rule{ID: "operands.select", Summary: "OpSelect's condition is bool (a vector of the result's size, or a scalar) and its objects have the result's type"},
+		Rule{ID: "operands.select-scalar-condition", Summary: "(warning) before SPIR-V 1.4, OpSelect's condition has the result's component count (llvm-spirv-15 writes a scalar condition choosing vectors; it is read with SPIR-V 1.4's meaning)"},
 		Rule{ID: "operands.convert", Summary: "numeric conversions go between the kinds (and widths) their opcode names, keeping the component count"},
 		Rule{ID: "operands.pointer-convert", Summary: "OpConvertPtrToU, OpConvertUToPtr and the generic pointer casts convert between pointers and integers, or between the storage classes they name, keeping the pointee type"},
 		Rule{ID: "operands.bitcast", Summary: "OpBitcast converts between numeric types of the same total width, or between pointers and pointer-sized integers"},

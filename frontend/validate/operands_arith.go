@@ -239,8 +239,10 @@ func (x *opx) selectOp() {
 			x.errf(rule, "%s has type %s: the condition is a bool scalar, or a bool vector of the Result Type's component count", x.name(0), x.ts(t))
 		case cs.n != rs.n && x.c.m.Header.SPIRVVersion() < grammar.MakeVersion(1, 4):
 			// A scalar condition choosing between vectors came with
-			// SPIR-V 1.4 (llvm-spirv-15 writes it into 1.0 modules too).
-			x.errf(rule, "%s has type %s, but the Result Type is %s: before SPIR-V 1.4 the condition has as many components as the result (this module is SPIR-V %s)",
+			// SPIR-V 1.4. llvm-spirv-15 writes it into older modules
+			// and Intel's compiler takes it with 1.4's meaning, as we
+			// do: a warning, like the block order of the same tools.
+			x.c.warnf(x.i, "operands.select-scalar-condition", "%s has type %s, but the Result Type is %s: before SPIR-V 1.4 the condition has as many components as the result (this module is SPIR-V %s); read with SPIR-V 1.4's meaning",
 				x.name(0), x.ts(t), x.ts(x.rt), x.c.m.Header.SPIRVVersion())
 		}
 	}
