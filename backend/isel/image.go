@@ -599,6 +599,12 @@ func (s *sel) softSample(v *ir.Value, img imageRef, smp ir.SamplerBits, coord *i
 	}
 	isFloat := sc.Kind == ir.KFloat
 	mode, norm, linear := smp.Addressing(), smp.Normalized(), smp.Linear()
+	if linear && v.Type.Scalar().Kind == ir.KInt {
+		// read_imagei/read_imageui through a linear filter: OpenCL
+		// leaves the result undefined (the filter must be nearest), and
+		// the hardware samples integer texels at the nearest point.
+		linear = false
+	}
 	if mode > ir.AddrRepeatMirrored {
 		s.fail("unknown sampler addressing mode %d", mode)
 	}
