@@ -1,0 +1,170 @@
+package passes
+
+import "spv2visa/ir"
+
+// scalarize computes elementwise vector operations one component at a
+// time when only some of their components are read: a vector value
+// whose every use picks components (extract, or a shuffle) and that
+// leaves some unread becomes one scalar operation per component read,
+// made where it is read. A SIMD vector operation is one instruction
+// per component anyway; this drops the components nobody reads, such
+// as the w of float4 arithmetic on .xyz. Its operands' components are
+// then extracts, which may scalarize those in turn.
+func scalarize(f *ir.Func, _ *Config) {
+	for changed := true; changed; {
+		changed = false
+		uses := users(f)
+		for _, b := range f.Blocks {
+			for i := 0; i < len(b.Values); i++ {
+				v := b.Values[i]
+				if !elementwise(v) {
+					continue
+				}
+				us := uses.of(v.ID)
+				if !onlyPicked(v, us) {
+					continue
+				}
+				if demanded(v, us) == v.Type.Lanes() {
+					continue
+				}
+				for _, u := range us {
+					scalarizeUse(v, u)
+				}
+				changed = true
+			}
+		}
+		if changed {
+			deadCode(f, nil)
+		}
+	}
+}
+
+// elementwiseClasses are the operation classes that compute each
+// component from the same component of their operands.
+var elementwiseClasses = map[ir.Class]bool{
+	ir.ClassIntBin: true, ir.ClassFloatBin: true, ir.ClassIntUn: true, ir.ClassFloatUn: true,
+	ir.ClassLogic: true, ir.ClassShift: true, ir.ClassIntConv: true, ir.ClassFloatConv: true,
+	ir.ClassFToI: true, ir.ClassIToF: true,
+}
+
+func elementwise(v *ir.Value) bool {
+	if v.Type.Kind != ir.KVector || v.Type.Elem.Kind == ir.KBool {
+		return false
+	}
+	info := v.Op.Info()
+	if info.Effect != ir.Pure || !elementwiseClasses[info.Class] {
+		return false
+	}
+	for _, a := range v.Args {
+		if a.Type.Kind != ir.KVector || a.Type.Lanes() != v.Type.Lanes() {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyPicked reports whether every use of v reads chosen components.
+func onlyPicked(v *ir.Value, us []*ir.Value) bool {
+	for _, u := range us {
+		switch u.Op {
+		case ir.OpExtract:
+		case ir.OpShuffle:
+			if u.Args[0] == u.Args[1] {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(us) > 0 && int(v.Uses) == len(us)
+}
+
+// demanded counts the components of v its uses read.
+func demanded(v *ir.Value, us []*ir.Value) int {
+	read := make([]bool, v.Type.Lanes())
+	for _, u := range us {
+		switch u.Op {
+		case ir.OpExtract:
+			read[u.AuxInt] = true
+		case ir.OpShuffle:
+			n := int32(u.Args[0].Type.Lanes())
+			for _, m := range u.Aux.([]int32) {
+				if u.Args[0] == v && m >= 0 && m < n {
+					read[m] = true
+				}
+				if u.Args[1] == v && m >= n {
+					read[m-n] = true
+				}
+			}
+		}
+	}
+	n := 0
+	for _, r := range read {
+		if r {
+			n++
+		}
+	}
+	return n
+}
+
+// scalarizeUse rewrites the use u of v in terms of v's components,
+// computed right before u.
+func scalarizeUse(v, u *ir.Value) {
+	b := u.Block
+	at := 0
+	for b.Values[at] != u {
+		at++
+	}
+	comp := map[int64]*ir.Value{}
+	component := func(c int64) *ir.Value {
+		if x := comp[c]; x != nil {
+			return x
+		}
+		args := make([]*ir.Value, len(v.Args))
+		for j, a := range v.Args {
+			if j > 0 && a == v.Args[0] {
+				args[j] = args[0] // x*x: one extract
+				continue
+			}
+			args[j] = b.NewValueAt(at, ir.OpExtract, a.Type.Elem, a)
+			args[j].AuxInt = c
+			at++
+		}
+		x := b.NewValueAt(at, v.Op, v.Type.Elem, args...)
+		x.AuxInt, x.Aux = v.AuxInt, v.Aux
+		at++
+		comp[c] = x
+		return x
+	}
+	switch u.Op {
+	case ir.OpExtract:
+		u.ReplaceWith(component(u.AuxInt))
+	case ir.OpShuffle:
+		n := int64(u.Args[0].Type.Lanes())
+		mask := u.Aux.([]int32)
+		args := make([]*ir.Value, len(mask))
+		for i, m32 := range mask {
+			m := int64(m32)
+			src, c := u.Args[0], m
+			if m >= n {
+				src, c = u.Args[1], m-n
+			}
+			switch {
+			case m < 0:
+				args[i] = b.NewValueAt(at, ir.OpUndef, u.Type.Elem)
+				at++
+			case src == v:
+				args[i] = component(c)
+			default:
+				args[i] = b.NewValueAt(at, ir.OpExtract, u.Type.Elem, src)
+				args[i].AuxInt = c
+				at++
+			}
+		}
+		u.ResetArgs()
+		u.Op, u.Aux, u.AuxInt = ir.OpConstruct, nil, 0
+		for _, a := range args {
+			u.AddArg(a)
+		}
+	}
+}
