@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"spv2visa/ir"
@@ -14,7 +15,7 @@ import (
 // of rules.go until none applies (at most a few rounds), then drops what
 // became dead.
 func simplify(f *ir.Func, c *Config) {
-	r := &rewriter{c: c, pool: newConstPool(f)}
+	r := &rewriter{c: c, pool: newConstPool(f), rules: rulesByOp()}
 	for round := 0; round < 8; round++ {
 		changed := false
 		for _, b := range f.Blocks {
@@ -35,6 +36,7 @@ func simplify(f *ir.Func, c *Config) {
 // the value they replace.
 type rewriter struct {
 	c       *Config
+	rules   map[ir.Op][]*rule
 	pool    *constPool
 	b       *ir.Block
 	pending []*ir.Value // new values to place before the current one
@@ -105,7 +107,7 @@ func (r *rewriter) value(v *ir.Value) bool {
 		v.Args[0], v.Args[1] = v.Args[1], v.Args[0]
 		changed = true
 	}
-	for _, rl := range rulesByOp[v.Op] {
+	for _, rl := range r.rules[v.Op] {
 		if w := r.apply(rl, v); w != nil {
 			v.ReplaceWith(w)
 			return true
@@ -203,12 +205,36 @@ type pnode struct {
 }
 
 func parsePattern(s string) *pnode {
-	toks := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(s))
-	n, rest := parseTerm(toks)
+	n, rest := parseTerm(patternTokens(s))
 	if len(rest) != 0 {
 		panic(fmt.Sprintf("rule %q: trailing %v", s, rest))
 	}
 	return n
+}
+
+// patternTokens splits a pattern into parentheses and the words
+// between them.
+func patternTokens(s string) []string {
+	var toks []string
+	start := -1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == ')' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if start >= 0 {
+				toks = append(toks, s[start:i])
+				start = -1
+			}
+			if c == '(' || c == ')' {
+				toks = append(toks, s[i:i+1])
+			}
+		case start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, s[start:])
+	}
+	return toks
 }
 
 func parseTerm(toks []string) (*pnode, []string) {
@@ -464,8 +490,9 @@ func (r *rewriter) build(n *pnode, m *match, want *ir.Type, top bool) (*ir.Value
 	return r.add(n.op, t, args...), true
 }
 
-// rulesByOp indexes the rule table by the op of the matched value.
-var rulesByOp = func() map[ir.Op][]*rule {
+// rulesByOp indexes the rule table by the op of the matched value,
+// parsed on first use.
+var rulesByOp = sync.OnceValue(func() map[ir.Op][]*rule {
 	byOp := map[ir.Op][]*rule{}
 	for i := range ruleTable {
 		rd := &ruleTable[i]
@@ -479,4 +506,4 @@ var rulesByOp = func() map[ir.Op][]*rule {
 		byOp[op] = append(byOp[op], rl)
 	}
 	return byOp
-}()
+})
