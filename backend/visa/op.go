@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Op identifies an instruction form (a mnemonic, or a mnemonic with a
@@ -86,6 +87,9 @@ const (
 	fmtState
 )
 
+// operandFormats names the formats of {oN:fmt}.
+var operandFormats = map[string]uint8{"": fmtAny, "bare": fmtBare, "label": fmtLabel, "sym": fmtSym, "st": fmtState}
+
 type seg struct {
 	kind segKind
 	text string // segText
@@ -142,19 +146,46 @@ func def(name string, code uint8, sub int, syntax, layout string) Op {
 	return op
 }
 
+// opReady compiles each form's template and layout on first use (most
+// programs use a few of the forms; compiling all of them would take a
+// noticeable share of a small compilation).
+var opReady []sync.Once
+
 // Templates name enumerations that other package-level variables
-// define, so they are compiled once all of those exist.
-func init() {
-	for i := range opTable {
-		info := &opTable[i]
-		info.compile()
-		info.compileLayout()
-	}
-	indexMnemonics()
+// define, so the forms are compiled once all of those exist.
+func init() { opReady = make([]sync.Once, len(opTable)) }
+
+// build compiles the template and the layout.
+func (info *OpInfo) build() {
+	info.segs = make([]seg, 0, maxSegs(info.Syntax))
+	info.compile()
+	info.fields = make([]field, 0, countFields(info.Layout))
+	info.compileLayout()
 }
 
+// countFields returns len(strings.Fields(s)) for ASCII s.
+func countFields(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
+}
+
+// maxSegs bounds the number of segments of a template: its fields and
+// the text around them.
+func maxSegs(syntax string) int { return 2*strings.Count(syntax, "{") + 1 }
+
 // Info returns the description of op.
-func (op Op) Info() *OpInfo { return &opTable[op] }
+func (op Op) Info() *OpInfo {
+	info := &opTable[op]
+	opReady[op].Do(info.build)
+	return info
+}
 
 func (op Op) String() string { return opTable[op].Name }
 
@@ -227,8 +258,7 @@ func (info *OpInfo) compile() {
 				continue
 			}
 			n, err := strconv.Atoi(num)
-			formats := map[string]uint8{"": fmtAny, "bare": fmtBare, "label": fmtLabel, "sym": fmtSym, "st": fmtState}
-			fm, ok := formats[mod]
+			fm, ok := operandFormats[mod]
 			if err != nil || !ok {
 				info.bad("bad field {" + f + "}")
 			}
@@ -369,12 +399,11 @@ func (info *OpInfo) compileLayout() {
 }
 
 // mnemonics indexes forms by the mnemonic their template starts with,
-// for the reader.
-var mnemonics = map[string][]Op{}
-
-func indexMnemonics() {
+// for the reader; built on first use.
+var mnemonics = sync.OnceValue(func() map[string][]Op {
+	mnemonics := map[string][]Op{}
 	for i := range opTable {
-		info := &opTable[i]
+		info := Op(i).Info()
 		for _, sg := range info.segs {
 			if sg.kind == segPred {
 				continue
@@ -387,7 +416,8 @@ func indexMnemonics() {
 			break
 		}
 	}
-}
+	return mnemonics
+})
 
 // mnemonicOf returns the leading identifier of s.
 func mnemonicOf(s string) string {
