@@ -2,7 +2,7 @@ package visa
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 )
 
 // Kernel is a vISA kernel or function: its declarations, inputs,
@@ -186,39 +186,54 @@ type Module struct {
 // IGC's dumps).
 const VersionMajor, VersionMinor = 4, 1
 
-func varDecl(v *Var) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, ".decl %s v_type=%s", v.Name, v.Class)
+// appendVarDecl appends v's .decl line (without the newline).
+func appendVarDecl(b []byte, v *Var) []byte {
+	b = append(b, ".decl "...)
+	b = append(b, v.Name...)
+	b = append(b, " v_type="...)
+	b = append(b, v.Class.String()...)
 	switch v.Class {
 	case General:
-		fmt.Fprintf(&b, " type=%s num_elts=%d align=%s", v.Type, v.Elems, v.Align)
+		b = append(b, " type="...)
+		b = append(b, v.Type.String()...)
+		b = append(b, " num_elts="...)
+		b = strconv.AppendInt(b, int64(v.Elems), 10)
+		b = append(b, " align="...)
+		b = append(b, v.Align.String()...)
 		if v.Alias != nil {
-			fmt.Fprintf(&b, " alias=<%s, %d>", v.Alias.Name, v.AliasOff)
+			b = append(b, " alias=<"...)
+			b = append(b, v.Alias.Name...)
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, int64(v.AliasOff), 10)
+			b = append(b, '>')
 		}
-	case Address, Predicate:
-		fmt.Fprintf(&b, " num_elts=%d", v.Elems)
-	case Sampler, Surface:
-		fmt.Fprintf(&b, " num_elts=%d", v.Elems)
+	case Address, Predicate, Sampler, Surface:
+		b = append(b, " num_elts="...)
+		b = strconv.AppendInt(b, int64(v.Elems), 10)
 	}
 	if len(v.Attrs) > 0 {
-		b.WriteString(" attrs={")
+		b = append(b, " attrs={"...)
 		for i, a := range v.Attrs {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(attrText(a))
+			b = appendAttr(b, a)
 		}
-		b.WriteString("}")
+		b = append(b, '}')
 	}
-	return b.String()
+	return b
 }
 
-func attrText(a Attr) string {
+// appendAttr appends an attribute as name=value, or the name of a flag.
+func appendAttr(b []byte, a Attr) []byte {
+	b = append(b, a.Name...)
 	switch {
 	case a.IsString:
-		return fmt.Sprintf("%s=%q", a.Name, a.Str)
-	case a.Size == 0:
-		return a.Name
+		b = append(b, '=')
+		b = strconv.AppendQuote(b, a.Str)
+	case a.Size != 0:
+		b = append(b, '=')
+		b = strconv.AppendInt(b, a.Int, 10)
 	}
-	return fmt.Sprintf("%s=%d", a.Name, a.Int)
+	return b
 }

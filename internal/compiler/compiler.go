@@ -218,7 +218,7 @@ func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) 
 	if r.SIMD != alloc.SIMD {
 		return nil, fmt.Errorf("kernel %s: internal error: selected SIMD%d, register allocation chose SIMD%d", f.Name, r.SIMD, alloc.SIMD)
 	}
-	k := &Kernel{Name: f.Name, Sel: r, Alloc: alloc, Text: []byte(r.Kernel.Text()), ZeInfo: r.ZeInfo()}
+	k := &Kernel{Name: f.Name, Sel: r, Alloc: alloc, Text: r.Kernel.AppendText(nil), ZeInfo: r.ZeInfo()}
 	if o.Has4GBBuffers {
 		k.ZeInfo.ExecutionEnv.Has4GBBuffers = true
 	}
