@@ -50,6 +50,9 @@ func (k *Kernel) Lookup(name string) *Var {
 // declare adds v, naming it by its class when it has no name.
 func (k *Kernel) declare(v *Var) *Var {
 	v.Predef = -1
+	if k.names == nil {
+		k.names = map[string]*Var{}
+	}
 	if v.Name == "" {
 		for {
 			k.seq[v.Class]++
@@ -58,11 +61,7 @@ func (k *Kernel) declare(v *Var) *Var {
 				break
 			}
 		}
-	}
-	if k.names == nil {
-		k.names = map[string]*Var{}
-	}
-	if k.Lookup(v.Name) != nil {
+	} else if k.Lookup(v.Name) != nil {
 		panic(fmt.Sprintf("visa: %s declared twice in %s", v.Name, k.Name))
 	}
 	k.names[v.Name] = v
@@ -76,19 +75,25 @@ func (k *Kernel) declare(v *Var) *Var {
 // variables (ids after the pre-defined ones), P1.., A0.., S0.., T6..,
 // and labels L1...
 func (k *Kernel) autoName(c Class, n int) string {
+	var b [24]byte
 	switch c {
 	case General:
-		return fmt.Sprintf("V%04d", NumPredefGeneral-1+n)
+		n += NumPredefGeneral - 1
+		s := append(b[:0], 'V')
+		for d := 1000; d > 1 && n < d; d /= 10 {
+			s = append(s, '0') // at least four digits
+		}
+		return string(strconv.AppendInt(s, int64(n), 10))
 	case Address:
-		return fmt.Sprintf("A%d", n-1)
+		return string(strconv.AppendInt(append(b[:0], 'A'), int64(n-1), 10))
 	case Predicate:
-		return fmt.Sprintf("P%d", n)
+		return string(strconv.AppendInt(append(b[:0], 'P'), int64(n), 10))
 	case Sampler:
-		return fmt.Sprintf("S%d", n-1)
+		return string(strconv.AppendInt(append(b[:0], 'S'), int64(n-1), 10))
 	case Surface:
-		return fmt.Sprintf("T%d", NumPredefSurface-1+n)
+		return string(strconv.AppendInt(append(b[:0], 'T'), int64(NumPredefSurface-1+n), 10))
 	}
-	return fmt.Sprintf("L%d", n)
+	return string(strconv.AppendInt(append(b[:0], 'L'), int64(n), 10))
 }
 
 // Decl declares a general variable of elems elements of type t ("" names
