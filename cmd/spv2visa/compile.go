@@ -281,8 +281,8 @@ func (c *compilation) prepare() bool {
 		ovs = append(ovs, o)
 	}
 	// The module is read here for what the options need from it
-	// (specialization constants, kernels); the compiler reads it again
-	// and reports a malformed module.
+	// (specialization constants, kernels) and handed to the compiler;
+	// the compiler reads a malformed module again and reports it.
 	mod, err := spirv.Read(c.input)
 	if err != nil {
 		// Compile reports the malformed module.
@@ -303,6 +303,7 @@ func (c *compilation) prepare() bool {
 	if !c.configure(spec) {
 		return false
 	}
+	c.cfg.Module = mod
 	if c.props != nil && mod != nil && !c.checkProperties(mod) {
 		return false
 	}

@@ -63,6 +63,9 @@ type Options struct {
 	DebugEnv bool
 	// EmitISA encodes each kernel's binary vISA (Kernel.ISA).
 	EmitISA bool
+	// Module is spv as spirv.Read returns it, when the caller has read
+	// it already (nil: Compile reads spv). Compile may change it.
+	Module *spirv.Module
 }
 
 // Kernel is one compiled kernel.
@@ -107,9 +110,12 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 	if o.Platform == nil {
 		return nil, fmt.Errorf("compiler: no platform")
 	}
-	sm, err := spirv.Read(spv)
-	if err != nil {
-		return nil, &Error{Stage: "read", Msgs: []string{err.Error()}}
+	sm := o.Module
+	if sm == nil {
+		var err error
+		if sm, err = spirv.Read(spv); err != nil {
+			return nil, &Error{Stage: "read", Msgs: []string{err.Error()}}
+		}
 	}
 	out := &Output{}
 	file := o.File
