@@ -204,77 +204,123 @@ type pnode struct {
 	args   []*pnode
 }
 
-func parsePattern(s string) *pnode {
-	n, rest := parseTerm(patternTokens(s))
-	if len(rest) != 0 {
-		panic(fmt.Sprintf("rule %q: trailing %v", s, rest))
+func parsePattern(s string) *pnode { return parsePatternIn(s, new([]pnode)) }
+
+// parsePatternIn parses s, taking its nodes from slab (a chunk of
+// nodes that parsePatternIn replaces when it is full).
+func parsePatternIn(s string, slab *[]pnode) *pnode {
+	p := &patternParser{s: s, slab: slab}
+	n := p.term()
+	if rest := p.s[p.i:]; strings.TrimSpace(rest) != "" {
+		panic(fmt.Sprintf("rule %q: trailing %q", s, rest))
 	}
 	return n
 }
 
-// patternTokens splits a pattern into parentheses and the words
-// between them.
+// patternParser reads a pattern token by token: parentheses and the
+// words between them.
+type patternParser struct {
+	s    string
+	i    int
+	slab *[]pnode
+}
+
+func isPatternSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// next returns the next token, "" at the end.
+func (p *patternParser) next() string {
+	for p.i < len(p.s) && isPatternSpace(p.s[p.i]) {
+		p.i++
+	}
+	start := p.i
+	if p.i < len(p.s) && (p.s[p.i] == '(' || p.s[p.i] == ')') {
+		p.i++
+		return p.s[start:p.i]
+	}
+	for p.i < len(p.s) && !isPatternSpace(p.s[p.i]) && p.s[p.i] != '(' && p.s[p.i] != ')' {
+		p.i++
+	}
+	return p.s[start:p.i]
+}
+
+// peek returns the next token without taking it.
+func (p *patternParser) peek() string {
+	i := p.i
+	t := p.next()
+	p.i = i
+	return t
+}
+
+// want takes the next token, which must be tok.
+func (p *patternParser) want(tok string) {
+	if t := p.next(); t != tok {
+		panic(fmt.Sprintf("rule %q: %q where %q belongs", p.s, t, tok))
+	}
+}
+
+func (p *patternParser) node(n pnode) *pnode {
+	if len(*p.slab) == cap(*p.slab) {
+		*p.slab = make([]pnode, 0, 64)
+	}
+	*p.slab = append(*p.slab, n)
+	return &(*p.slab)[len(*p.slab)-1]
+}
+
+// patternTokens splits a pattern into its tokens.
 func patternTokens(s string) []string {
 	var toks []string
-	start := -1
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '(' || c == ')' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			if start >= 0 {
-				toks = append(toks, s[start:i])
-				start = -1
-			}
-			if c == '(' || c == ')' {
-				toks = append(toks, s[i:i+1])
-			}
-		case start < 0:
-			start = i
-		}
-	}
-	if start >= 0 {
-		toks = append(toks, s[start:])
+	p := &patternParser{s: s}
+	for t := p.next(); t != ""; t = p.next() {
+		toks = append(toks, t)
 	}
 	return toks
 }
 
-func parseTerm(toks []string) (*pnode, []string) {
-	if len(toks) == 0 {
-		panic("rule: unexpected end")
+func (p *patternParser) term() *pnode {
+	tok := p.next()
+	switch tok {
+	case "", ")":
+		panic(fmt.Sprintf("rule %q: unexpected %q", p.s, tok))
+	case "(":
+	default:
+		return p.node(pnode{name: tok})
 	}
-	if toks[0] != "(" {
-		return &pnode{name: toks[0]}, toks[1:]
-	}
-	head := toks[1]
-	toks = toks[2:]
+	head := p.next()
 	if head == "const" {
-		n := &pnode{konst: true}
-		w := toks[0]
-		if unicode.IsDigit(rune(w[0])) || w[0] == '-' {
+		n := pnode{konst: true}
+		w := p.next()
+		switch {
+		case w == "" || w == "(" || w == ")":
+			panic(fmt.Sprintf("rule %q: const without a value", p.s))
+		case unicode.IsDigit(rune(w[0])) || w[0] == '-':
 			n.lit = w
-		} else {
+		default:
 			n.name = w
 		}
-		toks = toks[1:]
-		if toks[0] != ")" {
-			n.typeOf = toks[0]
-			toks = toks[1:]
+		if t := p.peek(); t != ")" {
+			n.typeOf = p.next()
 		}
-		return n, toks[1:]
+		p.want(")")
+		return p.node(n)
 	}
 	op, ok := ir.OpByName(head)
 	if !ok {
 		panic("rule: unknown op " + head)
 	}
-	n := &pnode{op: op}
-	for toks[0] != ")" {
-		var a *pnode
-		a, toks = parseTerm(toks)
-		n.args = append(n.args, a)
+	var buf [4]*pnode
+	args := buf[:0]
+	for p.peek() != ")" {
+		args = append(args, p.term())
 	}
-	if k := op.Info().Args; k >= 0 && k != len(n.args) {
+	p.want(")")
+	if k := op.Info().Args; k >= 0 && k != len(args) {
 		panic(fmt.Sprintf("rule: %s takes %d arguments", op, k))
 	}
-	return n, toks[1:]
+	n := pnode{op: op}
+	if len(args) > 0 {
+		n.args = append(make([]*pnode, 0, len(args)), args...)
+	}
+	return p.node(n)
 }
 
 // match holds the bindings of one rule application.
@@ -494,13 +540,16 @@ func (r *rewriter) build(n *pnode, m *match, want *ir.Type, top bool) (*ir.Value
 // parsed on first use.
 var rulesByOp = sync.OnceValue(func() map[ir.Op][]*rule {
 	byOp := map[ir.Op][]*rule{}
+	rules := make([]rule, len(ruleTable))
+	var slab []pnode
 	for i := range ruleTable {
 		rd := &ruleTable[i]
-		rl := &rule{name: rd.name, cond: rd.cond, fn: rd.fn}
+		rl := &rules[i]
+		*rl = rule{name: rd.name, cond: rd.cond, fn: rd.fn}
 		op := rd.op
 		if rd.fn == nil {
-			rl.pat = parsePattern(rd.pat)
-			rl.res = parsePattern(rd.res)
+			rl.pat = parsePatternIn(rd.pat, &slab)
+			rl.res = parsePatternIn(rd.res, &slab)
 			op = rl.pat.op
 		}
 		byOp[op] = append(byOp[op], rl)
