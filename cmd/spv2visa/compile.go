@@ -183,10 +183,12 @@ func newCompilation(f *compileFlags, stderr io.Writer) (*compilation, int) {
 	if c.finPath == "" {
 		c.finPath = zebin.DefaultFinalizer
 	}
-	if resolved, err := exec.LookPath(c.finPath); err != nil {
-		c.finErr = err
-	} else {
-		c.finPath = resolved
+	if c.emit["zebin"] { // only a zebin needs the finalizer
+		if resolved, err := exec.LookPath(c.finPath); err != nil {
+			c.finErr = err
+		} else {
+			c.finPath = resolved
+		}
 	}
 	return c, exitOK
 }
