@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"spv2visa/ir"
@@ -14,7 +15,7 @@ import (
 // of rules.go until none applies (at most a few rounds), then drops what
 // became dead.
 func simplify(f *ir.Func, c *Config) {
-	r := &rewriter{c: c, pool: newConstPool(f)}
+	r := &rewriter{c: c, pool: newConstPool(f), rules: rulesByOp()}
 	for round := 0; round < 8; round++ {
 		changed := false
 		for _, b := range f.Blocks {
@@ -35,6 +36,7 @@ func simplify(f *ir.Func, c *Config) {
 // the value they replace.
 type rewriter struct {
 	c       *Config
+	rules   map[ir.Op][]*rule
 	pool    *constPool
 	b       *ir.Block
 	pending []*ir.Value // new values to place before the current one
@@ -105,7 +107,7 @@ func (r *rewriter) value(v *ir.Value) bool {
 		v.Args[0], v.Args[1] = v.Args[1], v.Args[0]
 		changed = true
 	}
-	for _, rl := range rulesByOp[v.Op] {
+	for _, rl := range r.rules[v.Op] {
 		if w := r.apply(rl, v); w != nil {
 			v.ReplaceWith(w)
 			return true
@@ -202,53 +204,123 @@ type pnode struct {
 	args   []*pnode
 }
 
-func parsePattern(s string) *pnode {
-	toks := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(s))
-	n, rest := parseTerm(toks)
-	if len(rest) != 0 {
-		panic(fmt.Sprintf("rule %q: trailing %v", s, rest))
+func parsePattern(s string) *pnode { return parsePatternIn(s, new([]pnode)) }
+
+// parsePatternIn parses s, taking its nodes from slab (a chunk of
+// nodes that parsePatternIn replaces when it is full).
+func parsePatternIn(s string, slab *[]pnode) *pnode {
+	p := &patternParser{s: s, slab: slab}
+	n := p.term()
+	if rest := p.s[p.i:]; strings.TrimSpace(rest) != "" {
+		panic(fmt.Sprintf("rule %q: trailing %q", s, rest))
 	}
 	return n
 }
 
-func parseTerm(toks []string) (*pnode, []string) {
-	if len(toks) == 0 {
-		panic("rule: unexpected end")
+// patternParser reads a pattern token by token: parentheses and the
+// words between them.
+type patternParser struct {
+	s    string
+	i    int
+	slab *[]pnode
+}
+
+func isPatternSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// next returns the next token, "" at the end.
+func (p *patternParser) next() string {
+	for p.i < len(p.s) && isPatternSpace(p.s[p.i]) {
+		p.i++
 	}
-	if toks[0] != "(" {
-		return &pnode{name: toks[0]}, toks[1:]
+	start := p.i
+	if p.i < len(p.s) && (p.s[p.i] == '(' || p.s[p.i] == ')') {
+		p.i++
+		return p.s[start:p.i]
 	}
-	head := toks[1]
-	toks = toks[2:]
+	for p.i < len(p.s) && !isPatternSpace(p.s[p.i]) && p.s[p.i] != '(' && p.s[p.i] != ')' {
+		p.i++
+	}
+	return p.s[start:p.i]
+}
+
+// peek returns the next token without taking it.
+func (p *patternParser) peek() string {
+	i := p.i
+	t := p.next()
+	p.i = i
+	return t
+}
+
+// want takes the next token, which must be tok.
+func (p *patternParser) want(tok string) {
+	if t := p.next(); t != tok {
+		panic(fmt.Sprintf("rule %q: %q where %q belongs", p.s, t, tok))
+	}
+}
+
+func (p *patternParser) node(n pnode) *pnode {
+	if len(*p.slab) == cap(*p.slab) {
+		*p.slab = make([]pnode, 0, 64)
+	}
+	*p.slab = append(*p.slab, n)
+	return &(*p.slab)[len(*p.slab)-1]
+}
+
+// patternTokens splits a pattern into its tokens.
+func patternTokens(s string) []string {
+	var toks []string
+	p := &patternParser{s: s}
+	for t := p.next(); t != ""; t = p.next() {
+		toks = append(toks, t)
+	}
+	return toks
+}
+
+func (p *patternParser) term() *pnode {
+	tok := p.next()
+	switch tok {
+	case "", ")":
+		panic(fmt.Sprintf("rule %q: unexpected %q", p.s, tok))
+	case "(":
+	default:
+		return p.node(pnode{name: tok})
+	}
+	head := p.next()
 	if head == "const" {
-		n := &pnode{konst: true}
-		w := toks[0]
-		if unicode.IsDigit(rune(w[0])) || w[0] == '-' {
+		n := pnode{konst: true}
+		w := p.next()
+		switch {
+		case w == "" || w == "(" || w == ")":
+			panic(fmt.Sprintf("rule %q: const without a value", p.s))
+		case unicode.IsDigit(rune(w[0])) || w[0] == '-':
 			n.lit = w
-		} else {
+		default:
 			n.name = w
 		}
-		toks = toks[1:]
-		if toks[0] != ")" {
-			n.typeOf = toks[0]
-			toks = toks[1:]
+		if t := p.peek(); t != ")" {
+			n.typeOf = p.next()
 		}
-		return n, toks[1:]
+		p.want(")")
+		return p.node(n)
 	}
 	op, ok := ir.OpByName(head)
 	if !ok {
 		panic("rule: unknown op " + head)
 	}
-	n := &pnode{op: op}
-	for toks[0] != ")" {
-		var a *pnode
-		a, toks = parseTerm(toks)
-		n.args = append(n.args, a)
+	var buf [4]*pnode
+	args := buf[:0]
+	for p.peek() != ")" {
+		args = append(args, p.term())
 	}
-	if k := op.Info().Args; k >= 0 && k != len(n.args) {
+	p.want(")")
+	if k := op.Info().Args; k >= 0 && k != len(args) {
 		panic(fmt.Sprintf("rule: %s takes %d arguments", op, k))
 	}
-	return n, toks[1:]
+	n := pnode{op: op}
+	if len(args) > 0 {
+		n.args = append(make([]*pnode, 0, len(args)), args...)
+	}
+	return p.node(n)
 }
 
 // match holds the bindings of one rule application.
@@ -464,19 +536,23 @@ func (r *rewriter) build(n *pnode, m *match, want *ir.Type, top bool) (*ir.Value
 	return r.add(n.op, t, args...), true
 }
 
-// rulesByOp indexes the rule table by the op of the matched value.
-var rulesByOp = func() map[ir.Op][]*rule {
+// rulesByOp indexes the rule table by the op of the matched value,
+// parsed on first use.
+var rulesByOp = sync.OnceValue(func() map[ir.Op][]*rule {
 	byOp := map[ir.Op][]*rule{}
+	rules := make([]rule, len(ruleTable))
+	var slab []pnode
 	for i := range ruleTable {
 		rd := &ruleTable[i]
-		rl := &rule{name: rd.name, cond: rd.cond, fn: rd.fn}
+		rl := &rules[i]
+		*rl = rule{name: rd.name, cond: rd.cond, fn: rd.fn}
 		op := rd.op
 		if rd.fn == nil {
-			rl.pat = parsePattern(rd.pat)
-			rl.res = parsePattern(rd.res)
+			rl.pat = parsePatternIn(rd.pat, &slab)
+			rl.res = parsePatternIn(rd.res, &slab)
 			op = rl.pat.op
 		}
 		byOp[op] = append(byOp[op], rl)
 	}
 	return byOp
-}()
+})

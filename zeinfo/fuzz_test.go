@@ -50,6 +50,9 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			t.Fatalf("valid input does not write: %v", err)
 		}
+		if fast, slow, ok := emitBoth(t, c); ok && !bytes.Equal(fast, slow) {
+			t.Fatalf("emitBlock wrote\n%s\nthe encoder\n%s", fast, slow)
+		}
 		back, rds := Read(out)
 		if HasErrors(rds) {
 			t.Fatalf("output does not read back:\n%s\n%s", format(rds, "out.yaml"), out)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -84,13 +85,13 @@ func (e *docError) Error() string {
 	return fmt.Sprintf("line %d: a second YAML document; a .ze_info section holds one", e.line)
 }
 
-var lineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): `) })
 
 // syntaxDiag turns a YAML parser error into a diagnostic at its line.
 func syntaxDiag(err error) Diagnostic {
 	msg := err.Error()
 	d := Diagnostic{Severity: Error, Rule: "zeinfo.syntax"}
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
+	if m := lineRE().FindStringSubmatch(msg); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
 		d.Col = 1
 		msg = msg[len(m[0]):]
@@ -317,12 +318,12 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string, f field) {
 	}
 }
 
-var intRE = regexp.MustCompile(`^-?[0-9]+$`)
+var intRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]+$`) })
 
 // int32 decodes a decimal int32: the runtime reads numbers with strtol,
 // so hexadecimal, octal and YAML's other spellings are not ze_info.
 func (r *reader) int32(n *yaml.Node, path string) (int32, bool) {
-	if n.Kind != yaml.ScalarNode || !intRE.MatchString(n.Value) || n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+	if n.Kind != yaml.ScalarNode || !intRE().MatchString(n.Value) || n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
 		r.errorf("zeinfo.type", pos(n), path, "%s is not a decimal int32", kindName(n))
 		return 0, false
 	}

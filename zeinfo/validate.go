@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Options of Validate.
@@ -54,7 +55,7 @@ func (v *validator) report(rule string, p Pos, path, format string, args ...any)
 	})
 }
 
-var versionRE = regexp.MustCompile(`^([0-9]+)\.([0-9]+)$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)\.([0-9]+)$`) })
 
 // version sets the file's minor version; an empty version is the one
 // Marshal writes.
@@ -62,7 +63,7 @@ func (v *validator) version(c *Container) {
 	if c.Version == "" {
 		return
 	}
-	m := versionRE.FindStringSubmatch(c.Version)
+	m := versionRE().FindStringSubmatch(c.Version)
 	if m == nil {
 		v.report("zeinfo.version", c.Src.at("version"), "version", "%q is not a version number major.minor", c.Version)
 		return

@@ -302,7 +302,7 @@ func encodeKernel(k *Kernel, opt *EncodeOptions) (body []byte, inputOff int, sta
 			if in.Var == nil {
 				return nil, 0, nil, fmt.Errorf("visa: kernel %s: input without a variable", k.Name)
 			}
-			cat, ok := map[Class]uint8{General: 0, Sampler: 1, Surface: 2}[in.Var.Class]
+			cat, ok := inputCategory(in.Var.Class)
 			id, known := e.ids[in.Var]
 			if !ok || !known {
 				return nil, 0, nil, fmt.Errorf("visa: kernel %s: input %s is not a general, sampler or surface variable of the kernel", k.Name, in.Var.Name)
@@ -707,7 +707,7 @@ func (e *kenc) field(w *writer, in *Inst, f field, ends *[]int) error {
 		w.u32(uint32(id))
 	case fLife:
 		o := in.Args[f.n]
-		class, ok := map[Class]int64{General: 0, Address: 1, Predicate: 2}[classOf(o)]
+		class, ok := lifetimeClass(classOf(o))
 		if !ok {
 			return fmt.Errorf("operand %d: want a general, address or predicate variable", f.n)
 		}
@@ -739,8 +739,7 @@ func (e *kenc) field(w *writer, in *Inst, f field, ends *[]int) error {
 		w.b = append(w.b, byte(size), order, elems, elems)
 	case fAtomic:
 		op, width := in.lit(f.n), in.lit(f.m)
-		wbits := map[int64]int64{16: 0x20, 32: 0, 64: 0x40}
-		wb, ok := wbits[width]
+		wb, ok := atomicWidthBits(width)
 		if !ok || op > 0x1f || op < 0 {
 			return fmt.Errorf("bad atomic operation %d.%d", op, width)
 		}
@@ -749,6 +748,45 @@ func (e *kenc) field(w *writer, in *Inst, f field, ends *[]int) error {
 		panic("visa: unknown layout field")
 	}
 	return nil
+}
+
+// inputCategory is an input's class field.
+func inputCategory(c Class) (uint8, bool) {
+	switch c {
+	case General:
+		return 0, true
+	case Sampler:
+		return 1, true
+	case Surface:
+		return 2, true
+	}
+	return 0, false
+}
+
+// lifetimeClass is the variable class field of a lifetime instruction.
+func lifetimeClass(c Class) (int64, bool) {
+	switch c {
+	case General:
+		return 0, true
+	case Address:
+		return 1, true
+	case Predicate:
+		return 2, true
+	}
+	return 0, false
+}
+
+// atomicWidthBits are the width bits of an svm/dword atomic operation.
+func atomicWidthBits(width int64) (int64, bool) {
+	switch width {
+	case 16:
+		return 0x20, true
+	case 32:
+		return 0, true
+	case 64:
+		return 0x40, true
+	}
+	return 0, false
 }
 
 // litEnum returns the enumeration of literal n in the template.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,8 +44,11 @@ type GenXOut struct {
 	Err             error
 }
 
-// genxSpill is GenX_IR's report of spilling.
-var genxSpill = regexp.MustCompile(`(?m)^Spill memory used = (\d+) bytes for kernel `)
+// genxSpill is GenX_IR's report of spilling (compiled on first use:
+// the compiler never needs it).
+var genxSpill = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^Spill memory used = (\d+) bytes for kernel `)
+})
 
 // Warnings returns the lines GenX_IR printed other than its spill
 // report: assertions of its passes (HWConformity's "expecting int types
@@ -59,7 +63,7 @@ func (o GenXOut) Warnings() []string {
 		case t == "":
 		case t == "[vISA Finalizer Messages]":
 			spillReport = true
-		case spillReport && (genxSpill.MatchString(t) || strings.HasPrefix(t, "Compiling kernel with spill code may degrade performance.")):
+		case spillReport && (genxSpill().MatchString(t) || strings.HasPrefix(t, "Compiling kernel with spill code may degrade performance.")):
 		default:
 			ws = append(ws, t)
 		}
@@ -96,7 +100,7 @@ func RunGenX(tool, dir string, j GenXJob) GenXOut {
 	cmd.Dir = dir
 	msg, err := cmd.CombinedOutput()
 	r := GenXOut{Messages: genxMessages(string(msg))}
-	if m := genxSpill.FindStringSubmatch(r.Messages); m != nil {
+	if m := genxSpill().FindStringSubmatch(r.Messages); m != nil {
 		r.SpillBytes, _ = strconv.Atoi(m[1])
 	}
 	if report, rerr := os.ReadFile(filepath.Join(dir, "k.errors.txt")); rerr == nil || err != nil {
@@ -219,7 +223,9 @@ func instAt(k *Kernel, b []byte, i int) (string, bool) {
 
 // labelDef matches a label definition or a .function directive in
 // GenX_IR's dumps.
-var labelDef = regexp.MustCompile(`^(?:\.function "(\S+)"|(\S+):)$`)
+var labelDef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\.function "(\S+)"|(\S+):)$`)
+})
 
 // SameVISA compares GenX_IR's dump of the vISA it read from text with
 // its dump of what it read from a binary object (GenXOut.Dump of both
@@ -230,7 +236,7 @@ func SameVISA(fromText, fromBinary []byte) error {
 	defs := func(lines []string) []string {
 		var out []string
 		for _, ln := range lines {
-			if m := labelDef.FindStringSubmatch(strings.TrimSpace(ln)); m != nil {
+			if m := labelDef().FindStringSubmatch(strings.TrimSpace(ln)); m != nil {
 				out = append(out, m[1]+m[2])
 			}
 		}

@@ -1,6 +1,6 @@
 package visa
 
-import "fmt"
+import "strconv"
 
 // Mask is an execution mask control: the first channel of the
 // execution mask an instruction uses (M1 = channel 0, M2 = 4, ... M8 =
@@ -34,12 +34,18 @@ func NM(n int) Exec { return Exec{Size: n, NoMask: true} }
 // At returns e starting at channel ch (a multiple of 4).
 func (e Exec) At(ch int) Exec { e.Mask = Mask(ch / 4); return e }
 
-func (e Exec) String() string {
-	nm := ""
+func (e Exec) String() string { return string(e.appendText(nil)) }
+
+// appendText appends "(M1, 16)", "(M1_NM, 1)"...
+func (e Exec) appendText(b []byte) []byte {
+	b = append(b, "(M"...)
+	b = strconv.AppendInt(b, int64(e.Mask)+1, 10)
 	if e.NoMask {
-		nm = "_NM"
+		b = append(b, "_NM"...)
 	}
-	return fmt.Sprintf("(M%d%s, %d)", int(e.Mask)+1, nm, e.Size)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(e.Size), 10)
+	return append(b, ')')
 }
 
 // PredCtrl combines a predicate's channels.
@@ -64,22 +70,26 @@ func If(p *Var) Pred { return Pred{Var: p} }
 // IfNot returns the inverted predicate !p.
 func IfNot(p *Var) Pred { return Pred{Var: p, Not: true} }
 
-func (p Pred) String() string {
+func (p Pred) String() string { return string(p.appendText(nil)) }
+
+// appendText appends "(P1)", "(!P2.any)"... or nothing without a
+// predicate.
+func (p Pred) appendText(b []byte) []byte {
 	if p.Var == nil {
-		return ""
+		return b
 	}
-	s := "("
+	b = append(b, '(')
 	if p.Not {
-		s += "!"
+		b = append(b, '!')
 	}
-	s += p.Var.Name
+	b = append(b, p.Var.Name...)
 	switch p.Ctrl {
 	case PredAny:
-		s += ".any"
+		b = append(b, ".any"...)
 	case PredAll:
-		s += ".all"
+		b = append(b, ".all"...)
 	}
-	return s + ")"
+	return append(b, ')')
 }
 
 // Cond is the relation of a comparison.
@@ -114,4 +124,4 @@ type Inst struct {
 	Comment string
 }
 
-func (in *Inst) String() string { return in.Op.Info().format(in) }
+func (in *Inst) String() string { return string(in.Op.Info().appendInst(nil, in)) }

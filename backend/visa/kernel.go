@@ -2,7 +2,7 @@ package visa
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 )
 
 // Kernel is a vISA kernel or function: its declarations, inputs,
@@ -50,6 +50,9 @@ func (k *Kernel) Lookup(name string) *Var {
 // declare adds v, naming it by its class when it has no name.
 func (k *Kernel) declare(v *Var) *Var {
 	v.Predef = -1
+	if k.names == nil {
+		k.names = map[string]*Var{}
+	}
 	if v.Name == "" {
 		for {
 			k.seq[v.Class]++
@@ -58,11 +61,7 @@ func (k *Kernel) declare(v *Var) *Var {
 				break
 			}
 		}
-	}
-	if k.names == nil {
-		k.names = map[string]*Var{}
-	}
-	if k.Lookup(v.Name) != nil {
+	} else if k.Lookup(v.Name) != nil {
 		panic(fmt.Sprintf("visa: %s declared twice in %s", v.Name, k.Name))
 	}
 	k.names[v.Name] = v
@@ -80,19 +79,25 @@ func (k *Kernel) Forget(v *Var) { delete(k.names, v.Name) }
 // variables (ids after the pre-defined ones), P1.., A0.., S0.., T6..,
 // and labels L1...
 func (k *Kernel) autoName(c Class, n int) string {
+	var b [24]byte
 	switch c {
 	case General:
-		return fmt.Sprintf("V%04d", NumPredefGeneral-1+n)
+		n += NumPredefGeneral - 1
+		s := append(b[:0], 'V')
+		for d := 1000; d > 1 && n < d; d /= 10 {
+			s = append(s, '0') // at least four digits
+		}
+		return string(strconv.AppendInt(s, int64(n), 10))
 	case Address:
-		return fmt.Sprintf("A%d", n-1)
+		return string(strconv.AppendInt(append(b[:0], 'A'), int64(n-1), 10))
 	case Predicate:
-		return fmt.Sprintf("P%d", n)
+		return string(strconv.AppendInt(append(b[:0], 'P'), int64(n), 10))
 	case Sampler:
-		return fmt.Sprintf("S%d", n-1)
+		return string(strconv.AppendInt(append(b[:0], 'S'), int64(n-1), 10))
 	case Surface:
-		return fmt.Sprintf("T%d", NumPredefSurface-1+n)
+		return string(strconv.AppendInt(append(b[:0], 'T'), int64(NumPredefSurface-1+n), 10))
 	}
-	return fmt.Sprintf("L%d", n)
+	return string(strconv.AppendInt(append(b[:0], 'L'), int64(n), 10))
 }
 
 // Decl declares a general variable of elems elements of type t ("" names
@@ -190,39 +195,54 @@ type Module struct {
 // IGC's dumps).
 const VersionMajor, VersionMinor = 4, 1
 
-func varDecl(v *Var) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, ".decl %s v_type=%s", v.Name, v.Class)
+// appendVarDecl appends v's .decl line (without the newline).
+func appendVarDecl(b []byte, v *Var) []byte {
+	b = append(b, ".decl "...)
+	b = append(b, v.Name...)
+	b = append(b, " v_type="...)
+	b = append(b, v.Class.String()...)
 	switch v.Class {
 	case General:
-		fmt.Fprintf(&b, " type=%s num_elts=%d align=%s", v.Type, v.Elems, v.Align)
+		b = append(b, " type="...)
+		b = append(b, v.Type.String()...)
+		b = append(b, " num_elts="...)
+		b = strconv.AppendInt(b, int64(v.Elems), 10)
+		b = append(b, " align="...)
+		b = append(b, v.Align.String()...)
 		if v.Alias != nil {
-			fmt.Fprintf(&b, " alias=<%s, %d>", v.Alias.Name, v.AliasOff)
+			b = append(b, " alias=<"...)
+			b = append(b, v.Alias.Name...)
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, int64(v.AliasOff), 10)
+			b = append(b, '>')
 		}
-	case Address, Predicate:
-		fmt.Fprintf(&b, " num_elts=%d", v.Elems)
-	case Sampler, Surface:
-		fmt.Fprintf(&b, " num_elts=%d", v.Elems)
+	case Address, Predicate, Sampler, Surface:
+		b = append(b, " num_elts="...)
+		b = strconv.AppendInt(b, int64(v.Elems), 10)
 	}
 	if len(v.Attrs) > 0 {
-		b.WriteString(" attrs={")
+		b = append(b, " attrs={"...)
 		for i, a := range v.Attrs {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(attrText(a))
+			b = appendAttr(b, a)
 		}
-		b.WriteString("}")
+		b = append(b, '}')
 	}
-	return b.String()
+	return b
 }
 
-func attrText(a Attr) string {
+// appendAttr appends an attribute as name=value, or the name of a flag.
+func appendAttr(b []byte, a Attr) []byte {
+	b = append(b, a.Name...)
 	switch {
 	case a.IsString:
-		return fmt.Sprintf("%s=%q", a.Name, a.Str)
-	case a.Size == 0:
-		return a.Name
+		b = append(b, '=')
+		b = strconv.AppendQuote(b, a.Str)
+	case a.Size != 0:
+		b = append(b, '=')
+		b = strconv.AppendInt(b, a.Int, 10)
 	}
-	return fmt.Sprintf("%s=%d", a.Name, a.Int)
+	return b
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Op identifies an instruction form (a mnemonic, or a mnemonic with a
@@ -86,6 +87,9 @@ const (
 	fmtState
 )
 
+// operandFormats names the formats of {oN:fmt}.
+var operandFormats = map[string]uint8{"": fmtAny, "bare": fmtBare, "label": fmtLabel, "sym": fmtSym, "st": fmtState}
+
 type seg struct {
 	kind segKind
 	text string // segText
@@ -142,19 +146,49 @@ func def(name string, code uint8, sub int, syntax, layout string) Op {
 	return op
 }
 
+// opReady compiles each form's template and layout on first use (most
+// programs use a few of the forms; compiling all of them would take a
+// noticeable share of a small compilation).
+var opReady []sync.Once
+
 // Templates name enumerations that other package-level variables
-// define, so they are compiled once all of those exist.
+// define, so the forms are compiled once all of those exist.
 func init() {
-	for i := range opTable {
-		info := &opTable[i]
-		info.compile()
-		info.compileLayout()
-	}
-	indexMnemonics()
+	opReady = make([]sync.Once, len(opTable))
+	enumAddrType, enumScale, enumImmOff, enumAddrSize = enums["addrtype"], enums["scale"], enums["immoff"], enums["addrsize"]
 }
 
+// build compiles the template and the layout.
+func (info *OpInfo) build() {
+	info.segs = make([]seg, 0, maxSegs(info.Syntax))
+	info.compile()
+	info.fields = make([]field, 0, countFields(info.Layout))
+	info.compileLayout()
+}
+
+// countFields returns len(strings.Fields(s)) for ASCII s.
+func countFields(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
+}
+
+// maxSegs bounds the number of segments of a template: its fields and
+// the text around them.
+func maxSegs(syntax string) int { return 2*strings.Count(syntax, "{") + 1 }
+
 // Info returns the description of op.
-func (op Op) Info() *OpInfo { return &opTable[op] }
+func (op Op) Info() *OpInfo {
+	info := &opTable[op]
+	opReady[op].Do(info.build)
+	return info
+}
 
 func (op Op) String() string { return opTable[op].Name }
 
@@ -227,8 +261,7 @@ func (info *OpInfo) compile() {
 				continue
 			}
 			n, err := strconv.Atoi(num)
-			formats := map[string]uint8{"": fmtAny, "bare": fmtBare, "label": fmtLabel, "sym": fmtSym, "st": fmtState}
-			fm, ok := formats[mod]
+			fm, ok := operandFormats[mod]
 			if err != nil || !ok {
 				info.bad("bad field {" + f + "}")
 			}
@@ -369,12 +402,11 @@ func (info *OpInfo) compileLayout() {
 }
 
 // mnemonics indexes forms by the mnemonic their template starts with,
-// for the reader.
-var mnemonics = map[string][]Op{}
-
-func indexMnemonics() {
+// for the reader; built on first use.
+var mnemonics = sync.OnceValue(func() map[string][]Op {
+	mnemonics := map[string][]Op{}
 	for i := range opTable {
-		info := &opTable[i]
+		info := Op(i).Info()
 		for _, sg := range info.segs {
 			if sg.kind == segPred {
 				continue
@@ -387,7 +419,8 @@ func indexMnemonics() {
 			break
 		}
 	}
-}
+	return mnemonics
+})
 
 // mnemonicOf returns the leading identifier of s.
 func mnemonicOf(s string) string {
@@ -405,67 +438,72 @@ func isIdent(c byte) bool {
 		'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
-func (info *OpInfo) format(in *Inst) string {
-	var b strings.Builder
+// appendInst appends in's text (without indentation or comment) to b.
+func (info *OpInfo) appendInst(b []byte, in *Inst) []byte {
 	for _, sg := range info.segs {
 		switch sg.kind {
 		case segText:
-			b.WriteString(sg.text)
+			b = append(b, sg.text...)
 		case segPred:
 			if in.Pred.Var != nil {
-				b.WriteString(in.Pred.String())
-				b.WriteByte(' ')
+				b = in.Pred.appendText(b)
+				b = append(b, ' ')
 			}
 		case segSat:
 			if in.Sat {
-				b.WriteString(".sat")
+				b = append(b, ".sat"...)
 			}
 		case segCond:
-			b.WriteByte('.')
-			b.WriteString(in.Cond.String())
+			b = append(b, '.')
+			b = append(b, in.Cond.String()...)
 		case segExec:
-			b.WriteString(in.Exec.String())
+			b = in.Exec.appendText(b)
 		case segArg:
 			if sg.n >= len(in.Args) {
-				b.WriteString("?")
+				b = append(b, '?')
 				break
 			}
-			writeArg(&b, in.Args[sg.n], sg.fmt)
+			b = appendArg(b, in.Args[sg.n], sg.fmt)
 		case segArgs:
 			for i := sg.n; i < len(in.Args); i++ {
 				if i > sg.n {
-					b.WriteByte(' ')
+					b = append(b, ' ')
 				}
-				in.Args[i].write(&b)
+				b = in.Args[i].appendText(b)
 			}
 		case segLit:
 			v := in.lit(sg.n)
 			if sg.enum != nil {
-				b.WriteString(sg.enum.Name(v))
+				b = append(b, sg.enum.Name(v)...)
 			} else {
-				b.WriteString(strconv.FormatInt(v, 10))
+				b = strconv.AppendInt(b, v, 10)
 			}
 		case segLscAddr:
-			writeLscAddr(&b, in, sg.n, sg.m)
+			b = appendLscAddr(b, in, sg.n, sg.m)
 		case segTgmAddr:
-			writeTgmAddr(&b, in)
+			b = appendTgmAddr(b, in)
 		}
 	}
-	return b.String()
+	return b
 }
 
-func writeArg(b *strings.Builder, o Operand, f uint8) {
+func appendArg(b []byte, o Operand, f uint8) []byte {
 	switch {
 	case f == fmtBare && o.Kind == OpndRaw:
-		b.WriteString(o.Var.Name)
+		b = append(b, o.Var.Name...)
 		if o.Off != 0 {
-			fmt.Fprintf(b, ".%d", o.Off)
+			b = append(b, '.')
+			b = strconv.AppendInt(b, int64(o.Off), 10)
 		}
 	case f == fmtState && o.Kind == OpndState:
-		fmt.Fprintf(b, "%s(%d)", o.Var.Name, o.Off)
+		b = append(b, o.Var.Name...)
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(o.Off), 10)
+		b = append(b, ')')
 	default:
-		o.write(b)
+		b = o.appendText(b)
 	}
+	return b
 }
 
 // lit returns literal n of in; an absent literal is 0.
@@ -486,46 +524,50 @@ const (
 	tgmArgCoords = 4
 )
 
-// writeSurface writes an LSC surface "(0x5)" or "(V)"; flat addresses
-// have none.
-func writeSurface(b *strings.Builder, in *Inst, n int) {
+// appendSurface appends an LSC surface "(0x5)" or "(V)"; flat
+// addresses have none.
+func appendSurface(b []byte, in *Inst, n int) []byte {
 	if in.lit(lscLitType) == AddrFlat {
-		return
+		return b
 	}
-	b.WriteByte('(')
+	b = append(b, '(')
 	if n < len(in.Args) {
 		o := in.Args[n]
 		switch {
 		case o.Kind == OpndSrc && o.Row == 0 && o.Col == 0 && o.VS == 0 && o.W == 1 && o.HS == 0 && o.Mod == ModNone:
-			b.WriteString(o.Var.Name)
+			b = append(b, o.Var.Name...)
 		case o.Kind == OpndImm:
-			b.WriteString(immText(o.Type, o.Imm))
+			b = appendImm(b, o.Type, o.Imm)
 		default:
-			o.write(b)
+			b = o.appendText(b)
 		}
 	} else {
-		b.WriteString("0x0")
+		b = append(b, "0x0"...)
 	}
-	b.WriteByte(')')
+	return append(b, ')')
 }
 
-func writeLscAddr(b *strings.Builder, in *Inst, addr, surf int) {
-	b.WriteString(enums["addrtype"].Name(in.lit(lscLitType)))
-	writeSurface(b, in, surf)
-	b.WriteByte('[')
-	b.WriteString(enums["scale"].Name(in.lit(lscLitScale)))
+// The enumerations of the LSC address fields (set by init, once every
+// enumeration is defined).
+var enumAddrType, enumScale, enumImmOff, enumAddrSize *Enum
+
+func appendLscAddr(b []byte, in *Inst, addr, surf int) []byte {
+	b = append(b, enumAddrType.Name(in.lit(lscLitType))...)
+	b = appendSurface(b, in, surf)
+	b = append(b, '[')
+	b = append(b, enumScale.Name(in.lit(lscLitScale))...)
 	if addr < len(in.Args) {
-		writeArg(b, in.Args[addr], fmtBare)
+		b = appendArg(b, in.Args[addr], fmtBare)
 	}
-	b.WriteString(enums["immoff"].Name(in.lit(lscLitOff)))
-	b.WriteString("]:")
-	b.WriteString(enums["addrsize"].Name(in.lit(lscLitSize)))
+	b = append(b, enumImmOff.Name(in.lit(lscLitOff))...)
+	b = append(b, "]:"...)
+	return append(b, enumAddrSize.Name(in.lit(lscLitSize))...)
 }
 
-func writeTgmAddr(b *strings.Builder, in *Inst) {
-	b.WriteString(enums["addrtype"].Name(in.lit(lscLitType)))
-	writeSurface(b, in, tgmArgSurf)
-	b.WriteByte('[')
+func appendTgmAddr(b []byte, in *Inst) []byte {
+	b = append(b, enumAddrType.Name(in.lit(lscLitType))...)
+	b = appendSurface(b, in, tgmArgSurf)
+	b = append(b, '[')
 	// Trailing %null coordinates are left out, as GenX_IR reads them.
 	last := tgmArgCoords
 	for last > 1 && (last >= len(in.Args) || in.Args[last].Var == Null) {
@@ -533,12 +575,12 @@ func writeTgmAddr(b *strings.Builder, in *Inst) {
 	}
 	for i := 1; i <= last; i++ {
 		if i > 1 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		if i < len(in.Args) {
-			writeArg(b, in.Args[i], fmtBare)
+			b = appendArg(b, in.Args[i], fmtBare)
 		}
 	}
-	b.WriteString("]:")
-	b.WriteString(enums["addrsize"].Name(in.lit(lscLitSize)))
+	b = append(b, "]:"...)
+	return append(b, enumAddrSize.Name(in.lit(lscLitSize))...)
 }

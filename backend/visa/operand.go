@@ -1,10 +1,8 @@
 package visa
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // OperandKind says which form an operand takes.
@@ -147,63 +145,104 @@ func (o Operand) WithMod(m Mod) Operand { o.Mod = m; return o }
 func (o Operand) Neg() Operand { o.Mod = ModNeg; return o }
 
 // String returns the operand in the text syntax.
-func (o Operand) String() string {
-	var b strings.Builder
-	o.write(&b)
-	return b.String()
+func (o Operand) String() string { return string(o.appendText(nil)) }
+
+// appendPair appends "(x,y)".
+func appendPair(b []byte, x, y int) []byte {
+	b = append(b, '(')
+	b = strconv.AppendInt(b, int64(x), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(y), 10)
+	return append(b, ')')
 }
 
-func (o Operand) write(b *strings.Builder) {
+// appendAngle appends "<x>", "<x,y>" or "<x;y,z>" for n = 1, 2, 3.
+func appendAngle(b []byte, n, x, y, z int) []byte {
+	b = append(b, '<')
+	b = strconv.AppendInt(b, int64(x), 10)
+	switch n {
+	case 2:
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(y), 10)
+	case 3:
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(y), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(z), 10)
+	}
+	return append(b, '>')
+}
+
+// appendText appends the operand in the text syntax to b.
+func (o Operand) appendText(b []byte) []byte {
 	switch o.Kind {
 	case OpndSrc:
-		b.WriteString(modText[o.Mod])
-		fmt.Fprintf(b, "%s(%d,%d)<%d;%d,%d>", o.Var.Name, o.Row, o.Col, o.VS, o.W, o.HS)
+		b = append(b, modText[o.Mod]...)
+		b = append(b, o.Var.Name...)
+		b = appendPair(b, o.Row, o.Col)
+		b = appendAngle(b, 3, o.VS, o.W, o.HS)
 	case OpndDst:
-		fmt.Fprintf(b, "%s(%d,%d)<%d>", o.Var.Name, o.Row, o.Col, o.HS)
+		b = append(b, o.Var.Name...)
+		b = appendPair(b, o.Row, o.Col)
+		b = appendAngle(b, 1, o.HS, 0, 0)
 	case OpndImm:
-		b.WriteString(immText(o.Type, o.Imm))
-		b.WriteByte(':')
-		b.WriteString(o.Type.String())
+		b = appendImm(b, o.Type, o.Imm)
+		b = append(b, ':')
+		b = append(b, o.Type.String()...)
 	case OpndPred, OpndState, OpndLabel:
-		b.WriteString(modText[o.Mod])
-		b.WriteString(o.Var.Name)
+		b = append(b, modText[o.Mod]...)
+		b = append(b, o.Var.Name...)
 	case OpndAddr:
-		if o.W == 0 {
-			fmt.Fprintf(b, "%s(%d)", o.Var.Name, o.Off)
-		} else {
-			fmt.Fprintf(b, "%s(%d)<%d>", o.Var.Name, o.Off, o.W)
+		b = append(b, o.Var.Name...)
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(o.Off), 10)
+		b = append(b, ')')
+		if o.W != 0 {
+			b = appendAngle(b, 1, o.W, 0, 0)
 		}
 	case OpndIndirect:
-		b.WriteString(modText[o.Mod])
-		fmt.Fprintf(b, "r[%s(%d),%d]", o.Var.Name, o.AddrOff, o.Off)
+		b = append(b, modText[o.Mod]...)
+		b = append(b, "r["...)
+		b = append(b, o.Var.Name...)
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(o.AddrOff), 10)
+		b = append(b, "),"...)
+		b = strconv.AppendInt(b, int64(o.Off), 10)
+		b = append(b, ']')
 		switch {
 		case o.isDstIndirect():
-			fmt.Fprintf(b, "<%d>", o.HS)
+			b = appendAngle(b, 1, o.HS, 0, 0)
 		case o.VS < 0:
 			// Multi-address (one address per row): IGC and GenX_IR
 			// write it without the vertical stride.
-			fmt.Fprintf(b, "<%d,%d>", o.W, o.HS)
+			b = appendAngle(b, 2, o.W, o.HS, 0)
 		default:
-			fmt.Fprintf(b, "<%d;%d,%d>", o.VS, o.W, o.HS)
+			b = appendAngle(b, 3, o.VS, o.W, o.HS)
 		}
-		b.WriteByte(':')
-		b.WriteString(o.Type.String())
+		b = append(b, ':')
+		b = append(b, o.Type.String()...)
 	case OpndAddrOf:
-		fmt.Fprintf(b, "&%s", o.Var.Name)
+		b = append(b, '&')
+		b = append(b, o.Var.Name...)
 		if o.Off != 0 {
-			fmt.Fprintf(b, "[%d]", o.Off)
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(o.Off), 10)
+			b = append(b, ']')
 		}
 	case OpndRaw:
-		fmt.Fprintf(b, "%s.%d", o.Var.Name, o.Off)
+		b = append(b, o.Var.Name...)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(o.Off), 10)
 	case OpndSym:
 		if isName(o.Sym) {
-			b.WriteString(o.Sym)
+			b = append(b, o.Sym...)
 		} else {
-			b.WriteString(strconv.Quote(o.Sym))
+			b = strconv.AppendQuote(b, o.Sym)
 		}
 	default:
-		b.WriteString("?")
+		b = append(b, '?')
 	}
+	return b
 }
 
 // isName reports whether s can be written without quotes.
@@ -219,19 +258,21 @@ func isName(s string) bool {
 	return true
 }
 
-// immText writes an immediate as IGC's dumps do: integers and floats in
-// hexadecimal (exact, and what GenX_IR reads back bit for bit).
-func immText(t Type, bits uint64) string {
+// appendImm appends an immediate as IGC's dumps write it: integers and
+// floats in hexadecimal (exact, and what GenX_IR reads back bit for
+// bit).
+func appendImm(b []byte, t Type, bits uint64) []byte {
 	switch t {
 	case F:
-		return "0x" + strconv.FormatUint(bits&0xffffffff, 16)
+		bits &= 0xffffffff
 	case DF, Q, UQ:
-		return "0x" + strconv.FormatUint(bits, 16)
 	case HF, BF:
-		return "0x" + strconv.FormatUint(bits&0xffff, 16)
+		bits &= 0xffff
+	default:
+		if s := t.Size(); s < 8 {
+			bits &= 1<<(8*s) - 1
+		}
 	}
-	if s := t.Size(); s < 8 {
-		bits &= 1<<(8*s) - 1
-	}
-	return "0x" + strconv.FormatUint(bits, 16)
+	b = append(b, "0x"...)
+	return strconv.AppendUint(b, bits, 16)
 }

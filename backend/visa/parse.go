@@ -530,7 +530,7 @@ func (p *parser) parseInst(s string, col int) (*Inst, error) {
 		}
 	}
 	m := mnemonicOf(s[i:])
-	forms := mnemonics[m]
+	forms := mnemonics()[m]
 	switch {
 	case m == "":
 		return nil, p.errAt(i, "want an instruction, a label or a directive")

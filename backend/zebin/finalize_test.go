@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -263,5 +265,166 @@ func TestFinalizeConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// named is vISA text of spillKernel renamed to name.
+func named(visa []byte, name string) []byte {
+	return bytes.Replace(visa, []byte(`.kernel "spill"`), []byte(`.kernel "`+name+`"`), 1)
+}
+
+// sameResult compares a result of FinalizeAll with Finalize's.
+func sameResult(got, want *Result) error {
+	switch {
+	case !bytes.Equal(got.Code, want.Code):
+		return errors.New("code differs")
+	case got.Asm != want.Asm:
+		return errors.New("listing differs")
+	case got.Messages != want.Messages:
+		return fmt.Errorf("messages %q, want %q", got.Messages, want.Messages)
+	case got.SpillSize != want.SpillSize || got.SkipPerThreadDataLoad != want.SkipPerThreadDataLoad:
+		return fmt.Errorf("spill size %d, skip %d; want %d, %d", got.SpillSize, got.SkipPerThreadDataLoad, want.SpillSize, want.SkipPerThreadDataLoad)
+	case !slices.Equal(got.Placeholders, want.Placeholders):
+		return errors.New("placeholders differ")
+	}
+	return nil
+}
+
+// countingFinalizer is a finalizer whose runs are counted: a script
+// that notes each run and executes GenX_IR.
+func countingFinalizer(t *testing.T) (*Finalizer, func() int) {
+	genx := oracle.Tool(t, DefaultFinalizer)
+	dir := t.TempDir()
+	log := filepath.Join(dir, "runs")
+	script := filepath.Join(dir, "GenX_IR")
+	text := fmt.Sprintf("#!/bin/sh\necho run >> '%s'\nexec '%s' \"$@\"\n", log, genx)
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &Finalizer{Path: script}, func() int {
+		b, _ := os.ReadFile(log)
+		os.Remove(log)
+		return bytes.Count(b, []byte("\n"))
+	}
+}
+
+// TestFinalizeAll finalizes kernels that spill and kernels that do
+// not, with different register counts, in shared runs and compares
+// each with Finalize's result.
+func TestFinalizeAll(t *testing.T) {
+	fin, runs := countingFinalizer(t)
+	ctx := context.Background()
+	for _, p := range platform.Platforms {
+		t.Run(p.Name, func(t *testing.T) {
+			var jobs []Job
+			for i, n := range []int{4, 90, 6, 90, 20} {
+				o := Options{Platform: p}
+				if i == 2 && p.LargeGRFs != 0 {
+					o.GRFs = p.LargeGRFs
+				}
+				jobs = append(jobs, Job{VISA: named(spillKernel(p, n), fmt.Sprintf("k%d", i)), Options: o})
+			}
+			var results []*Result
+			for _, j := range jobs {
+				r, err := fin.Finalize(ctx, j.VISA, j.Options)
+				if err != nil {
+					t.Fatal(err)
+				}
+				results = append(results, r)
+			}
+			if results[1].SpillSize == 0 || results[1].Messages == "" {
+				t.Fatalf("kernel 1 does not spill: %d bytes, messages %q", results[1].SpillSize, results[1].Messages)
+			}
+			runs()
+			for _, c := range []struct{ workers, runs, largeRuns int }{{1, 1, 2}, {2, 2, 3}, {8, 5, 5}} {
+				workers := c.workers
+				got, errs := fin.FinalizeAll(ctx, jobs, workers)
+				want := c.runs
+				if p.LargeGRFs != 0 {
+					want = c.largeRuns
+				}
+				if n := runs(); n != want {
+					t.Errorf("workers %d: %d finalizer runs, want %d", workers, n, want)
+				}
+				for i := range jobs {
+					if errs[i] != nil {
+						t.Errorf("workers %d, kernel %d: %v", workers, i, errs[i])
+					} else if err := sameResult(got[i], results[i]); err != nil {
+						t.Errorf("workers %d, kernel %d: %v", workers, i, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFinalizeAllErrors: a kernel the finalizer rejects fails with
+// Finalize's error for it; the others of its run still finalize.
+func TestFinalizeAllErrors(t *testing.T) {
+	fin := &Finalizer{Path: oracle.Tool(t, DefaultFinalizer)}
+	ctx := context.Background()
+	p := mustPlatform(t, "dg2")
+	good := func(name string) []byte { return named(spillKernel(p, 4), name) }
+	bad := bytes.Replace(good("bad"), []byte("mov (M1, 16) S(0,0)<1> 0x0:d"), []byte("shl (M1, 16) S(0,0)<1> S(0,0)<1;1,0> 0x2:f"), 1)
+	unbound := bytes.Replace(good("unbound"), []byte("S(0,0)<1;1,0> X3"), []byte("S(0,0)<1;1,0> Y3"), 1)
+	jobs := []Job{
+		{VISA: good("a"), Options: Options{Platform: p}},
+		{VISA: bad, Options: Options{Platform: p}},
+		{VISA: good("b"), Options: Options{Platform: p}},
+		{VISA: unbound, Options: Options{Platform: p}},
+		{VISA: nil, Options: Options{Platform: p}},
+		{VISA: good("c"), Options: Options{Platform: p, GRFs: 100}},
+		{VISA: named(spillKernel(p, 90), "d"), Options: Options{Platform: p}},
+	}
+	for _, workers := range []int{1, 2} {
+		got, errs := fin.FinalizeAll(ctx, jobs, workers)
+		for i, j := range jobs {
+			want, wantErr := fin.Finalize(ctx, j.VISA, j.Options)
+			switch {
+			case wantErr != nil && (errs[i] == nil || errs[i].Error() != wantErr.Error()):
+				t.Errorf("workers %d, kernel %d: error %v\nwant %v", workers, i, errs[i], wantErr)
+			case wantErr == nil && errs[i] != nil:
+				t.Errorf("workers %d, kernel %d: %v", workers, i, errs[i])
+			case wantErr == nil:
+				if err := sameResult(got[i], want); err != nil {
+					t.Errorf("workers %d, kernel %d: %v", workers, i, err)
+				}
+			}
+		}
+		for _, i := range []int{1, 3, 4, 5} {
+			if errs[i] == nil {
+				t.Errorf("workers %d, kernel %d: no error", workers, i)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, errs := fin.FinalizeAll(ctx, jobs[:3], 1)
+	for i, err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled, kernel %d: error %v", i, err)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	jobs := make([]Job, 7)
+	for i, n := range []int{10, 10, 10, 10, 100, 1, 1} {
+		jobs[i].VISA = make([]byte, n)
+	}
+	group := []int{0, 1, 2, 3, 4, 5, 6}
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{1, "[[0 1 2 3 4 5 6]]"},
+		{2, "[[0 1 2 3 4] [5 6]]"},
+		{3, "[[0 1 2 3 4] [5] [6]]"},
+		{7, "[[0] [1] [2] [3] [4] [5] [6]]"},
+		{9, "[[0] [1] [2] [3] [4] [5] [6]]"},
+	} {
+		if got := fmt.Sprint(split(group, jobs, c.n)); got != c.want {
+			t.Errorf("split into %d: %s, want %s", c.n, got, c.want)
+		}
 	}
 }

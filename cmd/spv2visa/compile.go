@@ -185,10 +185,12 @@ func newCompilation(f *compileFlags, stderr io.Writer) (*compilation, int) {
 	if c.finPath == "" {
 		c.finPath = zebin.DefaultFinalizer
 	}
-	if resolved, err := exec.LookPath(c.finPath); err != nil {
-		c.finErr = err
-	} else {
-		c.finPath = resolved
+	if c.emit["zebin"] { // only a zebin needs the finalizer
+		if resolved, err := exec.LookPath(c.finPath); err != nil {
+			c.finErr = err
+		} else {
+			c.finPath = resolved
+		}
 	}
 	return c, exitOK
 }
@@ -283,8 +285,8 @@ func (c *compilation) prepare() bool {
 		ovs = append(ovs, o)
 	}
 	// The module is read here for what the options need from it
-	// (specialization constants, kernels); the compiler reads it again
-	// and reports a malformed module.
+	// (specialization constants, kernels) and handed to the compiler;
+	// the compiler reads a malformed module again and reports it.
 	mod, err := spirv.Read(c.input)
 	if err != nil {
 		// Compile reports the malformed module.
@@ -305,6 +307,7 @@ func (c *compilation) prepare() bool {
 	if !c.configure(spec) {
 		return false
 	}
+	c.cfg.Module = mod
 	if c.props != nil && mod != nil && !c.checkProperties(mod) {
 		return false
 	}

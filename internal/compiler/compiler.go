@@ -41,6 +41,10 @@ type Options struct {
 	// Finalizer, when set, turns each kernel's vISA into machine code
 	// and the output gets a zebin.
 	Finalizer *zebin.Finalizer
+	// FinalizeEach runs the finalizer once per kernel instead of once
+	// per group of kernels with the same finalizer options (and per job,
+	// see Jobs); the output is the same.
+	FinalizeEach bool
 	// SPIRVInZebin stores the input module in the zebin's .spv section.
 	SPIRVInZebin bool
 
@@ -62,6 +66,9 @@ type Options struct {
 	// ShareVars gives values never live at once one vISA variable
 	// (isel.Options.ShareVars).
 	ShareVars bool
+	// Module is spv as spirv.Read returns it, when the caller has read
+	// it already (nil: Compile reads spv). Compile may change it.
+	Module *spirv.Module
 }
 
 // Kernel is one compiled kernel.
@@ -106,9 +113,12 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 	if o.Platform == nil {
 		return nil, fmt.Errorf("compiler: no platform")
 	}
-	sm, err := spirv.Read(spv)
-	if err != nil {
-		return nil, &Error{Stage: "read", Msgs: []string{err.Error()}}
+	sm := o.Module
+	if sm == nil {
+		var err error
+		if sm, err = spirv.Read(spv); err != nil {
+			return nil, &Error{Stage: "read", Msgs: []string{err.Error()}}
+		}
 	}
 	out := &Output{}
 	file := o.File
@@ -160,6 +170,9 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 		}(i, f)
 	}
 	wg.Wait()
+	if o.Finalizer != nil {
+		finalize(ctx, out.Kernels, errsByKernel, o, jobs)
+	}
 	for _, err := range errsByKernel {
 		if err != nil {
 			errs = append(errs, err.Error())
@@ -195,7 +208,7 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 	return out, nil
 }
 
-// compileKernel selects one kernel and, with a finalizer, finalizes it.
+// compileKernel selects one kernel.
 func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) {
 	// The width is register allocation's choice. When it cannot predict
 	// (a kernel selection rejects), selection reports why.
@@ -214,7 +227,7 @@ func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) 
 	if r.SIMD != alloc.SIMD {
 		return nil, fmt.Errorf("kernel %s: internal error: selected SIMD%d, register allocation chose SIMD%d", f.Name, r.SIMD, alloc.SIMD)
 	}
-	k := &Kernel{Name: f.Name, Sel: r, Alloc: alloc, Text: []byte(r.Kernel.Text()), ZeInfo: r.ZeInfo()}
+	k := &Kernel{Name: f.Name, Sel: r, Alloc: alloc, Text: r.Kernel.AppendText(nil), ZeInfo: r.ZeInfo()}
 	if o.Has4GBBuffers {
 		k.ZeInfo.ExecutionEnv.Has4GBBuffers = true
 	}
@@ -226,11 +239,47 @@ func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) 
 			return nil, fmt.Errorf("kernel %s: binary vISA: %v", f.Name, err)
 		}
 	}
-	if o.Finalizer != nil {
-		res, err := o.Finalizer.Finalize(ctx, k.Text, zebin.Options{Platform: o.Platform, GRFs: r.GRFs, InlineData: r.Payload.InlineData > 0})
-		if err != nil {
-			return nil, fmt.Errorf("kernel %s: %v", f.Name, err)
+	return k, nil
+}
+
+// finalize runs the finalizer on the kernels that selection compiled
+// (errs[i] == nil) and completes their ze_info with what it reports;
+// a kernel's failure goes to errs[i].
+func finalize(ctx context.Context, ks []*Kernel, errs []error, o Options, jobs int) {
+	var fjobs []zebin.Job
+	var idx []int
+	for i, k := range ks {
+		if errs[i] != nil {
+			continue
 		}
+		fjobs = append(fjobs, zebin.Job{VISA: k.Text, Options: zebin.Options{
+			Platform: o.Platform, GRFs: k.Sel.GRFs, InlineData: k.Sel.Payload.InlineData > 0}})
+		idx = append(idx, i)
+	}
+	results := make([]*zebin.Result, len(fjobs))
+	ferrs := make([]error, len(fjobs))
+	if o.FinalizeEach {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, jobs)
+		for n, j := range fjobs {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				results[n], ferrs[n] = o.Finalizer.Finalize(ctx, j.VISA, j.Options)
+			}()
+		}
+		wg.Wait()
+	} else {
+		results, ferrs = o.Finalizer.FinalizeAll(ctx, fjobs, jobs)
+	}
+	for n, i := range idx {
+		k := ks[i]
+		if ferrs[n] != nil {
+			errs[i] = fmt.Errorf("kernel %s: %v", k.Name, ferrs[n])
+			continue
+		}
+		res := results[n]
 		k.Final = res
 		k.ZeInfo.ExecutionEnv.OffsetToSkipPerThreadDataLoad = int32(res.SkipPerThreadDataLoad)
 		if res.SpillSize > 0 {
@@ -238,5 +287,4 @@ func compileKernel(ctx context.Context, f *ir.Func, o Options) (*Kernel, error) 
 				Type: zeinfo.BufScratch, Usage: zeinfo.SpillFillSpace, Size: int32(res.SpillSize)})
 		}
 	}
-	return k, nil
 }

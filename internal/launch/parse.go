@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // File is a parsed launch file: the launches of one kernel source, in
@@ -212,8 +213,8 @@ const (
 )
 
 var (
-	identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	labelRe = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	labelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 )
 
 // ParseError is a launch file error at a line.
@@ -329,12 +330,12 @@ func (p *parser) directive(w []string) error {
 		if len(w) < 2 || len(w) > 3 {
 			return fmt.Errorf("want `launch <kernel> [label]`")
 		}
-		if !identRe.MatchString(w[1]) {
+		if !identRe().MatchString(w[1]) {
 			return fmt.Errorf("kernel name %q is not an identifier", w[1])
 		}
 		l := &Launch{File: p.f, Line: p.line, Kernel: w[1], Reference: "pocl"}
 		if len(w) == 3 {
-			if !labelRe.MatchString(w[2]) {
+			if !labelRe().MatchString(w[2]) {
 				return fmt.Errorf("label %q: use letters, digits, _ and -", w[2])
 			}
 			l.Label = w[2]

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Literals. Integers are decimal or 0x-hex with an optional sign and must
@@ -19,14 +20,16 @@ import (
 // (f64 0x7ff8000000000000, f32 0x7fc00000, f16 0x7e00).
 
 var (
-	intLit   = regexp.MustCompile(`^[+-]?(0x[0-9a-fA-F]+|[0-9]+)$`)
-	floatLit = regexp.MustCompile(`^([+-]?(inf|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|0x[0-9a-fA-F]+(\.[0-9a-fA-F]*)?p[+-]?[0-9]+)|nan)$`)
+	intLit   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?(0x[0-9a-fA-F]+|[0-9]+)$`) })
+	floatLit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([+-]?(inf|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|0x[0-9a-fA-F]+(\.[0-9a-fA-F]*)?p[+-]?[0-9]+)|nan)$`)
+	})
 )
 
 // parseInt parses an integer literal for scalar type s and returns its
 // two's complement bits.
 func parseInt(text string, s Scalar) (uint64, error) {
-	if !intLit.MatchString(text) {
+	if !intLit().MatchString(text) {
 		return 0, fmt.Errorf("%q is not an integer literal (decimal or 0x hex)", text)
 	}
 	neg := strings.HasPrefix(text, "-")
@@ -62,7 +65,7 @@ func parseInt(text string, s Scalar) (uint64, error) {
 
 // parseFloat parses a float literal as a float64.
 func parseFloat(text string) (float64, error) {
-	if !floatLit.MatchString(text) {
+	if !floatLit().MatchString(text) {
 		return 0, fmt.Errorf("%q is not a float literal", text)
 	}
 	switch text {

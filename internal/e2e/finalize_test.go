@@ -1,0 +1,124 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"spv2visa/backend/zebin"
+	"spv2visa/internal/compiler"
+	"spv2visa/internal/oracle"
+	"spv2visa/passes"
+)
+
+// TestCorpusFinalizeBatched: finalizing a module's kernels in shared
+// finalizer runs (the compiler's default, which buildCorpus uses, and
+// split over two jobs) gives the same zebin, ze_info and finalizer
+// results as finalizing each kernel alone, for every corpus module and
+// device; the builds Failures lists fail the same way.
+func TestCorpusFinalizeBatched(t *testing.T) {
+	genx := oracle.Tool(t, "GenX_IR")
+	bs := buildCorpus(t)
+	fin := &zebin.Finalizer{Path: genx}
+	dir := t.TempDir()
+	parallel(len(bs), func(i int) {
+		b := bs[i]
+		data, err := os.ReadFile(filepath.Join(kernelDir, "spv", b.module+".O2.spv"))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		opts := compiler.Options{Platform: b.p, Passes: passes.Config{Opt: 2}, Jobs: 1, Finalizer: fin, EmitISA: true,
+			File: b.module + ".O2.spv", FinalizeEach: true}
+		each, err := compiler.Compile(context.Background(), data, opts)
+		if msg := sameBuild(b.out, b.err, each, err); msg != "" {
+			t.Errorf("%s: batched (-j 1) and one kernel per run: %s", b, msg)
+		}
+		opts.FinalizeEach, opts.Jobs = false, 2
+		two, err2 := compiler.Compile(context.Background(), data, opts)
+		if msg := sameBuild(two, err2, each, err); msg != "" {
+			t.Errorf("%s: batched (-j 2) and one kernel per run: %s", b, msg)
+		}
+		if err != nil {
+			return
+		}
+		// With -j 1, one finalizer run per set of finalizer options.
+		counting, runs := countingFinalizer(t, filepath.Join(dir, fmt.Sprint(i)), genx)
+		opts.Finalizer, opts.Jobs = counting, 1
+		one, err1 := compiler.Compile(context.Background(), data, opts)
+		if msg := sameBuild(one, err1, each, err); msg != "" {
+			t.Errorf("%s: batched (-j 1, counted) and one kernel per run: %s", b, msg)
+		}
+		sets := map[string]bool{}
+		for _, k := range each.Kernels {
+			sets[fmt.Sprint(k.ZeInfo.ExecutionEnv.GRFCount, k.ZeInfo.ExecutionEnv.InlineDataPayloadSize)] = true
+		}
+		if n := runs(); n != len(sets) {
+			t.Errorf("%s: %d finalizer runs for %d kernels, want %d", b, n, len(each.Kernels), len(sets))
+		}
+	})
+	kernels := 0
+	for _, b := range compiled(t) {
+		kernels += len(b.out.Kernels)
+	}
+	t.Logf("%d builds, %d kernels: the same code, listings and zebins finalized together and alone", len(bs), kernels)
+}
+
+// countingFinalizer is a finalizer (a script in dir that executes genx)
+// whose runs are counted.
+func countingFinalizer(t *testing.T, dir, genx string) (*zebin.Finalizer, func() int) {
+	log := filepath.Join(dir, "runs")
+	script := filepath.Join(dir, "GenX_IR")
+	text := fmt.Sprintf("#!/bin/sh\necho run >> '%s'\nexec '%s' \"$@\"\n", log, genx)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &zebin.Finalizer{Path: script}, func() int {
+		b, _ := os.ReadFile(log)
+		os.Remove(log)
+		return bytes.Count(b, []byte("\n"))
+	}
+}
+
+// sameBuild compares two compilations of one module; it returns a
+// description of the first difference, or "".
+func sameBuild(got *compiler.Output, gotErr error, want *compiler.Output, wantErr error) string {
+	switch {
+	case (gotErr == nil) != (wantErr == nil):
+		return fmt.Sprintf("error %v, want %v", gotErr, wantErr)
+	case gotErr != nil:
+		if gotErr.Error() != wantErr.Error() {
+			return fmt.Sprintf("error %v\nwant %v", gotErr, wantErr)
+		}
+		return ""
+	case !bytes.Equal(got.Zebin, want.Zebin):
+		return "zebins differ"
+	case !bytes.Equal(got.ZeInfo, want.ZeInfo):
+		return "ze_info differs"
+	case len(got.Kernels) != len(want.Kernels):
+		return "kernel counts differ"
+	}
+	for i, k := range got.Kernels {
+		g, w := k.Final, want.Kernels[i].Final
+		switch {
+		case !bytes.Equal(g.Code, w.Code):
+			return "kernel " + k.Name + ": code differs"
+		case g.Asm != w.Asm:
+			return "kernel " + k.Name + ": listing differs"
+		case g.Messages != w.Messages:
+			return fmt.Sprintf("kernel %s: messages %q, want %q", k.Name, g.Messages, w.Messages)
+		case g.SpillSize != w.SpillSize || g.SkipPerThreadDataLoad != w.SkipPerThreadDataLoad:
+			return "kernel " + k.Name + ": spill size or per-thread prolog differs"
+		case !slices.Equal(g.Placeholders, w.Placeholders):
+			return "kernel " + k.Name + ": placeholders differ"
+		}
+	}
+	return ""
+}
