@@ -159,6 +159,7 @@ var ruleTable = append([]ruleDef{
 	{name: "spacecast-back", pat: "(spacecast (spacecast x))", res: "x", cond: sameType("x")},
 
 	// Conversions and composites.
+	{name: "sext-in-reg", op: ir.OpAShr, fn: sextInReg},
 	{name: "conv-conv", op: ir.OpUConv, fn: convConv},
 	{name: "conv-conv", op: ir.OpSConv, fn: convConv},
 	{name: "fconv-fconv", op: ir.OpFConv, fn: fconvConv},
@@ -338,6 +339,39 @@ func convConv(v *ir.Value, r *rewriter) *ir.Value {
 		return r.add(in.Op, v.Type, x)
 	}
 	return nil
+}
+
+// sextInReg: (x << k) >> k, arithmetic, with k the width less 8, 16 or
+// 32 bits, sign-extends x's low bits: a truncation and a sign
+// extension, which later passes see through (clang writes
+// (long)(int)gid this way).
+func sextInReg(v *ir.Value, r *rewriter) *ir.Value {
+	if v.Type.Kind != ir.KInt {
+		return nil
+	}
+	shl := copySource(v.Args[0])
+	k, ok := v.Args[1].IsConst()
+	if !ok || shl.Op != ir.OpShl {
+		return nil
+	}
+	k2, ok := shl.Args[1].IsConst()
+	w := int64(v.Type.Bits)
+	if !ok || k2 != k || k <= 0 || k >= w {
+		return nil
+	}
+	var t *ir.Type
+	switch w - k {
+	case 8:
+		t = ir.I8
+	case 16:
+		t = ir.I16
+	case 32:
+		t = ir.I32
+	default:
+		return nil
+	}
+	low := r.add(ir.OpUConv, t, shl.Args[0])
+	return r.add(ir.OpSConv, v.Type, low)
 }
 
 // fconvConv: widening float conversions are exact, so a widening
