@@ -214,8 +214,15 @@ func combineStores(b *ir.Block, pool *constPool) {
 			}
 			seen[r.off] = true
 		}
-		last := cur[len(cur)-1]
 		for _, g := range runs(cur, int64(k.size)) {
+			// The merged store goes where the run's last store was (a
+			// store of cur outside every run stays as it is).
+			last := g[0]
+			for _, r := range g {
+				if r.pos > last.pos {
+					last = r
+				}
+			}
 			et := g[0].v.Args[1].Type
 			vt := ir.Vec(et, len(g))
 			var addr []*ir.Value
