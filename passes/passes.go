@@ -55,6 +55,7 @@ var Passes = []Pass{
 	{Name: "memcombine", Func: memCombine, Desc: "merge loads and stores of adjacent scalars (structure fields, a[i] and a[i+1]) into vector accesses"},
 	{Name: "narrow", Func: narrow, Desc: "compute in 32 bits the 64-bit integers only needed modulo 2^32 (truncated, or non-negative buffer offsets under 4 GB)"},
 	{Name: "scalarize", Func: scalarize, Desc: "compute elementwise vector operations per component where only some components are read"},
+	{Name: "sinkloads", Func: sinkLoads, Desc: "move each load down to its first use in its block when no memory write lies between (shorter live ranges)"},
 	{Name: "localaddr", Func: localAddr, Desc: "take the constant part out of __local pointer offsets (exact modulo 2^32): neighbouring accesses share an address and differ by an immediate"},
 	{Name: "deadargs", Module: deadArgs, Desc: "remove unused parameters of helper functions (kernels keep theirs; see UnusedParams)"},
 	{Name: "mathlib", Func: mathlib, Desc: "expand the OpenCL built-ins outside the backend's keep-set into IR within their ULP bounds (in no pipeline: the backend runs ExpandMath)"},
@@ -68,7 +69,7 @@ var Pipelines = [3][]string{
 		"copyelim", "inline", "deadcode", "simplifycfg",
 		"sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg",
 		"cse", "licm", "unroll", "simplify", "sccp", "simplifycfg",
-		"cse", "narrow", "localaddr", "cse", "memcombine", "scalarize", "cse", "simplify", "deadcode", "simplifycfg", "deadargs",
+		"cse", "narrow", "localaddr", "cse", "memcombine", "scalarize", "cse", "simplify", "deadcode", "simplifycfg", "sinkloads", "deadargs",
 	},
 }
 
