@@ -27,9 +27,7 @@ func scalarize(f *ir.Func, _ *Config) {
 				if demanded(v, us) == v.Type.Lanes() {
 					continue
 				}
-				for _, u := range us {
-					scalarizeUse(v, u)
-				}
+				scalarizeUses(v, us)
 				changed = true
 			}
 		}
@@ -107,18 +105,20 @@ func demanded(v *ir.Value, us []*ir.Value) int {
 	return n
 }
 
-// scalarizeUse rewrites the use u of v in terms of v's components,
-// computed right before u.
-func scalarizeUse(v, u *ir.Value) {
-	b := u.Block
-	at := 0
-	for b.Values[at] != u {
-		at++
-	}
+// scalarizeUses rewrites the uses us of v in terms of v's components,
+// computed where v was (so nothing moves into a loop or away from its
+// operands); a shuffle's lanes from its other operand are extracted
+// where the shuffle is.
+func scalarizeUses(v *ir.Value, us []*ir.Value) {
+	b := v.Block
 	comp := map[int64]*ir.Value{}
 	component := func(c int64) *ir.Value {
 		if x := comp[c]; x != nil {
 			return x
+		}
+		at := 0
+		for b.Values[at] != v {
+			at++
 		}
 		args := make([]*ir.Value, len(v.Args))
 		for j, a := range v.Args {
@@ -132,39 +132,46 @@ func scalarizeUse(v, u *ir.Value) {
 		}
 		x := b.NewValueAt(at, v.Op, v.Type.Elem, args...)
 		x.AuxInt, x.Aux = v.AuxInt, v.Aux
-		at++
 		comp[c] = x
 		return x
 	}
-	switch u.Op {
-	case ir.OpExtract:
-		u.ReplaceWith(component(u.AuxInt))
-	case ir.OpShuffle:
-		n := int64(u.Args[0].Type.Lanes())
-		mask := u.Aux.([]int32)
-		args := make([]*ir.Value, len(mask))
-		for i, m32 := range mask {
-			m := int64(m32)
-			src, c := u.Args[0], m
-			if m >= n {
-				src, c = u.Args[1], m-n
+	for _, u := range us {
+		switch u.Op {
+		case ir.OpExtract:
+			u.ReplaceWith(component(u.AuxInt))
+		case ir.OpShuffle:
+			n := int64(u.Args[0].Type.Lanes())
+			mask := u.Aux.([]int32)
+			args := make([]*ir.Value, len(mask))
+			var other []*ir.Value // made before u
+			for i, m32 := range mask {
+				m := int64(m32)
+				src, c := u.Args[0], m
+				if m >= n {
+					src, c = u.Args[1], m-n
+				}
+				switch {
+				case m < 0:
+					args[i] = detached(u.Block, ir.OpUndef, u.Type.Elem)
+					other = append(other, args[i])
+				case src == v:
+					args[i] = component(c)
+				default:
+					args[i] = detached(u.Block, ir.OpExtract, u.Type.Elem, src)
+					args[i].AuxInt = c
+					other = append(other, args[i])
+				}
 			}
-			switch {
-			case m < 0:
-				args[i] = b.NewValueAt(at, ir.OpUndef, u.Type.Elem)
-				at++
-			case src == v:
-				args[i] = component(c)
-			default:
-				args[i] = b.NewValueAt(at, ir.OpExtract, u.Type.Elem, src)
-				args[i].AuxInt = c
+			at := 0
+			for u.Block.Values[at] != u {
 				at++
 			}
-		}
-		u.ResetArgs()
-		u.Op, u.Aux, u.AuxInt = ir.OpConstruct, nil, 0
-		for _, a := range args {
-			u.AddArg(a)
+			insertAt(u.Block, at, other...)
+			u.ResetArgs()
+			u.Op, u.Aux, u.AuxInt = ir.OpConstruct, nil, 0
+			for _, a := range args {
+				u.AddArg(a)
+			}
 		}
 	}
 }
