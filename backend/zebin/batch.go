@@ -171,11 +171,8 @@ func (f *Finalizer) finalizeBatch(ctx context.Context, jobs []Job, run []int) ([
 	if err != nil {
 		return nil, nil
 	}
-	exe := f.Path
-	if exe == "" {
-		exe = DefaultFinalizer
-	}
-	if exe, err = exec.LookPath(exe); err != nil {
+	exe, err := f.executable()
+	if err != nil {
 		return nil, nil
 	}
 	dir, err := os.MkdirTemp("", "spv2visa-finalize-")

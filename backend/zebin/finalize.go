@@ -107,17 +107,24 @@ func (o Options) Args() ([]string, error) {
 	return append(args, "-TotalGRFNum", strconv.Itoa(grfs)), nil
 }
 
+// executable is the finalizer's path: f.Path or DefaultFinalizer, looked
+// up on PATH.
+func (f *Finalizer) executable() (string, error) {
+	exe := f.Path
+	if exe == "" {
+		exe = DefaultFinalizer
+	}
+	return exec.LookPath(exe)
+}
+
 // Finalize compiles the vISA text of one kernel to Gen code.
 func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Result, error) {
 	args, err := o.Args()
 	if err != nil {
 		return nil, err
 	}
-	exe := f.Path
-	if exe == "" {
-		exe = DefaultFinalizer
-	}
-	if exe, err = exec.LookPath(exe); err != nil {
+	exe, err := f.executable()
+	if err != nil {
 		return nil, fmt.Errorf("finalizer: %w", err)
 	}
 	dir, err := os.MkdirTemp("", "spv2visa-finalize-")
