@@ -27,7 +27,7 @@ func localAddr(f *ir.Func, _ *Config) {
 			if _, ok := v.Args[1].IsConst(); ok {
 				continue
 			}
-			s := splitter{b: b, at: i, consts: consts}
+			s := splitter{b: b}
 			x, c := s.split(v.Args[1])
 			if c == 0 && x == v.Args[1] && x.Op == ir.OpUConv {
 				// Widen with the sign here too, so that a[x] and
@@ -58,13 +58,10 @@ func localAddr(f *ir.Func, _ *Config) {
 }
 
 // splitter writes an offset as x + c (modulo 2^32), making the values
-// of x as it goes (detached, in made, to be placed before position at
-// of b).
+// of x as it goes (detached from b, in made, for the caller to place).
 type splitter struct {
-	b      *ir.Block
-	at     int
-	consts *constPool
-	made   []*ir.Value
+	b    *ir.Block
+	made []*ir.Value
 }
 
 // split returns x and c with v = x + c modulo 2^32; x is nil for a
@@ -74,15 +71,15 @@ func (s *splitter) split(v *ir.Value) (*ir.Value, int64) {
 		return v, 0
 	}
 	if c, ok := v.IsConst(); ok {
-		return nil, s.wrap(v.Type, c)
+		return nil, wrap(v.Type, c)
 	}
 	x, c := s.split1(v)
-	return x, s.wrap(v.Type, c)
+	return x, wrap(v.Type, c)
 }
 
 // wrap reads c as a value of the integer type t: 32-bit arithmetic
 // wraps, with its sign.
-func (s *splitter) wrap(t *ir.Type, c int64) int64 {
+func wrap(t *ir.Type, c int64) int64 {
 	if t.Bits == 32 {
 		return int64(int32(c))
 	}
