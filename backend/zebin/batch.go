@@ -180,18 +180,12 @@ func (f *Finalizer) finalizeBatch(ctx context.Context, jobs []Job, run []int) ([
 		return nil, nil
 	}
 	defer os.RemoveAll(dir)
-	const base = "kernels"
-	if err := os.WriteFile(filepath.Join(dir, base+".visaasm"), in, 0o644); err != nil {
+	_, out, runErr, err := runIn(ctx, exe, dir, "kernels", in, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, nil
-	}
-	args = append(append([]string{base + ".visaasm"}, args...), "-binary", "-output")
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("finalizer: %w", ctx.Err())
 	}
 	var exitErr *exec.ExitError
 	if runErr != nil && (!errors.As(runErr, &exitErr) || exitErr.ExitCode() != 1) {
@@ -207,7 +201,7 @@ func (f *Finalizer) finalizeBatch(ctx context.Context, jobs []Job, run []int) ([
 			return nil, nil
 		}
 	}
-	msgs, ok := splitMessages(messages(out.String()), names)
+	msgs, ok := splitMessages(messages(out), names)
 	if !ok {
 		return nil, nil
 	}

@@ -107,6 +107,26 @@ func (o Options) Args() ([]string, error) {
 	return append(args, "-TotalGRFNum", strconv.Itoa(grfs)), nil
 }
 
+// runIn writes text to dir/base.visaasm and runs the finalizer exe on
+// it there with args, for its binary and listing outputs. It returns
+// the arguments given, what the finalizer printed and how it exited;
+// err is a failure to run it at all (or a cancelled ctx).
+func runIn(ctx context.Context, exe, dir, base string, text []byte, args []string) ([]string, string, error, error) {
+	if err := os.WriteFile(filepath.Join(dir, base+".visaasm"), text, 0o644); err != nil {
+		return nil, "", nil, fmt.Errorf("finalizer: %w", err)
+	}
+	args = append(append([]string{base + ".visaasm"}, args...), "-binary", "-output")
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, "", nil, fmt.Errorf("finalizer: %w", ctx.Err())
+	}
+	return args, out.String(), runErr, nil
+}
+
 // executable is the finalizer's path: f.Path or DefaultFinalizer, looked
 // up on PATH.
 func (f *Finalizer) executable() (string, error) {
@@ -135,20 +155,12 @@ func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Resu
 
 	// The finalizer names its outputs after the input file.
 	const base = "kernel"
-	if err := os.WriteFile(filepath.Join(dir, base+".visaasm"), visa, 0o644); err != nil {
-		return nil, fmt.Errorf("finalizer: %w", err)
-	}
-	args = append(append([]string{base + ".visaasm"}, args...), "-binary", "-output")
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("finalizer: %w", ctx.Err())
+	args, out, runErr, err := runIn(ctx, exe, dir, base, visa, args)
+	if err != nil {
+		return nil, err
 	}
 	command := filepath.Base(exe) + " " + strings.Join(args[1:], " ")
-	msgs := messages(out.String())
+	msgs := messages(out)
 	fail := func(text string) error { return &FinalizeError{Command: command, Text: text} }
 
 	// Invalid vISA: the finalizer writes its verifier's report here.
