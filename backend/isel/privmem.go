@@ -120,18 +120,25 @@ func (s *sel) memcpy(v *ir.Value) {
 	for off := int64(size); same && off < n; off += int64(size) {
 		same = word(off) == word(0)
 	}
-	if units > memcpyUnroll && (known == nil || same) {
-		s.memcpyLoop(src, dst, sspace, dspace, t, n, known)
-		return
-	}
+	// The element at off: an immediate of the source's bytes, or data
+	// loaded into a variable.
 	data := &store{t: t, lanes: 1}
 	if known == nil {
 		s.alloc(data)
 	}
+	element := func(off int64) *store {
+		if known == nil {
+			return data
+		}
+		return &store{konst: true, t: t, lanes: 1, bits: []uint64{word(off)}}
+	}
+	if units > memcpyUnroll && (known == nil || same) {
+		s.memcpyLoop(src, dst, sspace, dspace, n, element(0))
+		return
+	}
 	for off := int64(0); off < n; off += int64(size) {
-		if known != nil {
-			data = &store{konst: true, t: t, lanes: 1, bits: []uint64{word(off)}}
-		} else {
+		data := element(off)
+		if known == nil {
 			s.memory(access{ptr: at(src, sspace, off), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
 		}
 		s.memory(access{ptr: at(dst, dspace, off), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
@@ -141,26 +148,16 @@ func (s *sel) memcpy(v *ir.Value) {
 // memcpyUnroll is the most elements a copy moves without a loop.
 const memcpyUnroll = 16
 
-// memcpyLoop copies n bytes in elements of type t with a loop over a
-// uniform offset: each round moves one element of every lane. known,
-// when not nil, holds the source's bytes, all elements alike: the
-// element is then an immediate and nothing is read.
-func (s *sel) memcpyLoop(src, dst *store, sspace, dspace ir.Space, t visa.Type, n int64, known []byte) {
+// memcpyLoop copies n bytes in elements of data's type with a loop
+// over a uniform offset: each round moves one element of every lane.
+// A constant data (all elements alike) is stored as it is; otherwise
+// each element is loaded into data first.
+func (s *sel) memcpyLoop(src, dst *store, sspace, dspace ir.Space, n int64, data *store) {
+	t := data.t
 	size := t.Size()
 	ve := s.vexec()
 	off := s.temp(visa.UD, 1)
 	s.emit(visa.OpMov, visa.NM(1), visa.Dst(off, 0, 0, 1), visa.ImmInt(visa.UD, 0))
-	var data *store
-	if known != nil {
-		var w uint64
-		for i := size - 1; i >= 0; i-- {
-			w = w<<8 | uint64(known[i])
-		}
-		data = &store{konst: true, t: t, lanes: 1, bits: []uint64{w}}
-	} else {
-		data = &store{t: t, lanes: 1}
-		s.alloc(data)
-	}
 	// The addresses of this round: base + offset.
 	addr := func(p *store) *store {
 		q := &store{t: p.t, lanes: 1}
@@ -176,7 +173,7 @@ func (s *sel) memcpyLoop(src, dst *store, sspace, dspace ir.Space, t visa.Type, 
 	}
 	loop := s.k.NewLabel("")
 	s.k.Place(loop)
-	if known == nil {
+	if !data.konst {
 		s.memory(access{ptr: addr(src), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
 	}
 	s.memory(access{ptr: addr(dst), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
