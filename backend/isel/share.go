@@ -43,7 +43,7 @@ func shareVars(k *visa.Kernel, p *platform.Platform) {
 	idx := map[*visa.Var]int{}
 	var vars []*visa.Var
 	kinds := map[kindKey]int{}
-	var items []regalloc.Item
+	var kindOf []int // by index in vars
 	for _, v := range k.Vars {
 		if v.IsPredef() || v.Alias != nil || len(v.Attrs) > 0 || v.Class != visa.General ||
 			!p.NativeInt64 && v.Type.Size() == 8 && v.Type != visa.DF {
@@ -57,7 +57,7 @@ func shareVars(k *visa.Kernel, p *platform.Platform) {
 		}
 		idx[v] = len(vars)
 		vars = append(vars, v)
-		items = append(items, regalloc.Item{Kind: kd, First: -1})
+		kindOf = append(kindOf, kd)
 	}
 	for _, in := range k.Inputs {
 		delete(idx, root(in.Var))
@@ -114,13 +114,13 @@ func shareVars(k *visa.Kernel, p *platform.Platform) {
 	}
 	// Only the variables still candidates, and used, take part.
 	var part []int
+	var sub []regalloc.Item
 	for i, v := range vars {
 		if _, ok := idx[v]; !ok || len(uses[i]) == 0 {
 			continue
 		}
 		us := uses[i]
-		it := &items[i]
-		it.First, it.Last = us[0].at, us[len(us)-1].at
+		it := regalloc.Item{Kind: kindOf[i], First: us[0].at, Last: us[len(us)-1].at}
 		for _, l := range loops {
 			// The first appearance inside a loop reads: the value comes
 			// round the back edge (or is read before any write).
@@ -130,10 +130,7 @@ func shareVars(k *visa.Kernel, p *platform.Platform) {
 			}
 		}
 		part = append(part, i)
-	}
-	sub := make([]regalloc.Item, len(part))
-	for j, i := range part {
-		sub[j] = items[i]
+		sub = append(sub, it)
 	}
 	slot, nslots := regalloc.Share(sub, loops)
 	keep := make([]*visa.Var, nslots)
