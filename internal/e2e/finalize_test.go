@@ -24,7 +24,16 @@ func TestCorpusFinalizeBatched(t *testing.T) {
 	genx := oracle.Tool(t, "GenX_IR")
 	bs := buildCorpus(t)
 	fin := &zebin.Finalizer{Path: genx}
+	// The counting scripts are all written before any finalizer runs: a
+	// script written while another goroutine starts a process can be
+	// held open for writing by that child, and executing it then fails
+	// (ETXTBSY), which would look like a batch that fell back.
 	dir := t.TempDir()
+	counters := make([]*zebin.Finalizer, len(bs))
+	runCounts := make([]func() int, len(bs))
+	for i := range bs {
+		counters[i], runCounts[i] = countingFinalizer(t, filepath.Join(dir, fmt.Sprint(i)), genx)
+	}
 	parallel(len(bs), func(i int) {
 		b := bs[i]
 		data, err := os.ReadFile(filepath.Join(kernelDir, "spv", b.module+".O2.spv"))
@@ -47,8 +56,8 @@ func TestCorpusFinalizeBatched(t *testing.T) {
 			return
 		}
 		// With -j 1, one finalizer run per set of finalizer options.
-		counting, runs := countingFinalizer(t, filepath.Join(dir, fmt.Sprint(i)), genx)
-		opts.Finalizer, opts.Jobs = counting, 1
+		runs := runCounts[i]
+		opts.Finalizer, opts.Jobs = counters[i], 1
 		one, err1 := compiler.Compile(context.Background(), data, opts)
 		if msg := sameBuild(one, err1, each, err); msg != "" {
 			t.Errorf("%s: batched (-j 1, counted) and one kernel per run: %s", b, msg)
