@@ -142,7 +142,7 @@ func (c *config) analyzeOurs(m string, p *platform.Platform, dir string) (map[st
 			return nil, nil, err
 		}
 		env := k.ExecutionEnv
-		r, err := fin.Finalize(context.Background(), text, zebin.Options{Platform: p, GRFs: int(env.GRFCount), InlineData: env.InlineDataPayloadSize > 0})
+		r, err := fin.Finalize(context.Background(), text, zebin.Options{Platform: p, GRFs: int(env.GRFCount), InlineData: env.InlineDataPayloadSize > 0, Listing: true})
 		if err != nil {
 			return nil, nil, fmt.Errorf("kernel %s: %v", k.Name, err)
 		}

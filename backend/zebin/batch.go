@@ -50,7 +50,7 @@ func (f *Finalizer) FinalizeAll(ctx context.Context, jobs []Job, workers int) ([
 			errs[i] = err
 			continue
 		}
-		key := strings.Join(args, "\x00")
+		key := strings.Join(args, "\x00") + "\x00" + strconv.FormatBool(listed(j.VISA, j.Options))
 		g, ok := byArgs[key]
 		if !ok {
 			g = len(groups)
@@ -180,7 +180,8 @@ func (f *Finalizer) finalizeBatch(ctx context.Context, jobs []Job, run []int) ([
 		return nil, nil
 	}
 	defer os.RemoveAll(dir)
-	_, out, runErr, err := runIn(ctx, exe, dir, "kernels", in, args)
+	listing := listed(jobs[run[0]].VISA, jobs[run[0]].Options)
+	_, out, runErr, err := runIn(ctx, exe, dir, "kernels", in, args, listing)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
@@ -207,24 +208,22 @@ func (f *Finalizer) finalizeBatch(ctx context.Context, jobs []Job, run []int) ([
 	}
 	rs := make([]*Result, len(run))
 	spilled := false
-	for k := range run {
+	for k, i := range run {
 		stem := filepath.Join(dir, "k"+strconv.Itoa(k))
 		code, codeErr := os.ReadFile(stem + ".dat")
-		asm, asmErr := os.ReadFile(stem + ".asm")
+		var asm []byte
+		var asmErr error
+		if listing {
+			asm, asmErr = os.ReadFile(stem + ".asm")
+		}
 		if codeErr != nil || asmErr != nil || len(code) == 0 {
 			return nil, nil
 		}
 		r := &Result{Code: code, Asm: soloLabels(string(asm), names[k], k), Messages: msgs[k]}
-		if r.SpillSize, err = spillSize(r.Asm); err != nil {
+		if r.complete(jobs[i].VISA, jobs[i].Options, listing) != nil {
 			return nil, nil
 		}
 		spilled = spilled || r.SpillSize > 0
-		if r.SkipPerThreadDataLoad, err = SkipPerThreadDataLoad(r.Asm, r.Code); err != nil {
-			return nil, nil
-		}
-		if r.Placeholders, err = Placeholders(r.Asm, r.Code); err != nil {
-			return nil, nil
-		}
 		rs[k] = r
 	}
 	// The finalizer exits with status 1 when a kernel spilled.

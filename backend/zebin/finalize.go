@@ -37,19 +37,29 @@ type Options struct {
 	// InlineData says that the first cross-thread data bytes arrive as
 	// inline data (ze_info inline_data_payload_size).
 	InlineData bool
+	// Listing asks for the finalizer's Gen assembly listing
+	// (Result.Asm). Writing it takes the finalizer about a sixth of its
+	// time, so without it what the listing would tell comes from
+	// elsewhere: the spill size from the finalizer's report, the end of
+	// the per-thread prolog from the code (prologEnd). A kernel that
+	// takes symbol addresses (faddr) is listed all the same: only the
+	// listing ties the code's address placeholders to its instructions.
+	Listing bool
 }
 
 // Result is the finalizer's output for one kernel.
 type Result struct {
 	// Code is the Gen machine code (the .dat file), unpadded.
 	Code []byte
-	// Asm is the Gen assembly listing (the .asm file).
+	// Asm is the Gen assembly listing (the .asm file); empty unless
+	// Options.Listing asked for it or the kernel takes symbol addresses.
 	Asm string
 	// ISA is the finalizer's own binary vISA encoding of the input (the
 	// .isa file), the reference for spv2visa's .isa writer.
 	ISA []byte
 	// SpillSize is the scratch space in bytes per thread that register
-	// spilling uses (the listing's "//.spill size"), 0 without spills.
+	// spilling uses (the listing's "//.spill size", which the
+	// finalizer also reports as "Spill memory used"), 0 without spills.
 	SpillSize int
 	// SkipPerThreadDataLoad is the byte offset of the code after the
 	// per-thread prolog (ze_info offset_to_skip_per_thread_data_load):
@@ -108,14 +118,18 @@ func (o Options) Args() ([]string, error) {
 }
 
 // runIn writes text to dir/base.visaasm and runs the finalizer exe on
-// it there with args, for its binary and listing outputs. It returns
-// the arguments given, what the finalizer printed and how it exited;
-// err is a failure to run it at all (or a cancelled ctx).
-func runIn(ctx context.Context, exe, dir, base string, text []byte, args []string) ([]string, string, error, error) {
+// it there with args, for its binary outputs and, when listing, its
+// listing. It returns the arguments given, what the finalizer printed
+// and how it exited; err is a failure to run it at all (or a cancelled
+// ctx).
+func runIn(ctx context.Context, exe, dir, base string, text []byte, args []string, listing bool) ([]string, string, error, error) {
 	if err := os.WriteFile(filepath.Join(dir, base+".visaasm"), text, 0o644); err != nil {
 		return nil, "", nil, fmt.Errorf("finalizer: %w", err)
 	}
-	args = append(append([]string{base + ".visaasm"}, args...), "-binary", "-output")
+	args = append(append([]string{base + ".visaasm"}, args...), "-binary")
+	if listing {
+		args = append(args, "-output")
+	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	var out bytes.Buffer
@@ -139,6 +153,17 @@ func (f *Finalizer) executable() (string, error) {
 
 // Finalize compiles the vISA text of one kernel to Gen code.
 func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Result, error) {
+	r, err := f.finalize(ctx, visa, o, listed(visa, o))
+	if errors.Is(err, errNeedsListing) {
+		r, err = f.finalize(ctx, visa, o, true)
+	}
+	return r, err
+}
+
+// finalize is Finalize with the listing or without it; without it, it
+// fails with errNeedsListing when the code alone does not tell what
+// the listing would.
+func (f *Finalizer) finalize(ctx context.Context, visa []byte, o Options, listing bool) (*Result, error) {
 	args, err := o.Args()
 	if err != nil {
 		return nil, err
@@ -155,7 +180,7 @@ func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Resu
 
 	// The finalizer names its outputs after the input file.
 	const base = "kernel"
-	args, out, runErr, err := runIn(ctx, exe, dir, base, visa, args)
+	args, out, runErr, err := runIn(ctx, exe, dir, base, visa, args, listing)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +197,11 @@ func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Resu
 		return nil, fmt.Errorf("finalizer %s: %w", command, runErr)
 	}
 	code, codeErr := os.ReadFile(filepath.Join(dir, base+".dat"))
-	asm, asmErr := os.ReadFile(filepath.Join(dir, base+".asm"))
+	var asm []byte
+	var asmErr error
+	if listing {
+		asm, asmErr = os.ReadFile(filepath.Join(dir, base+".asm"))
+	}
 	if codeErr != nil || asmErr != nil || len(code) == 0 {
 		if runErr != nil {
 			return nil, fail(runErr.Error() + "\n" + msgs)
@@ -181,7 +210,10 @@ func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Resu
 	}
 	isa, _ := os.ReadFile(filepath.Join(dir, base+".isa"))
 	r := &Result{Code: code, Asm: string(asm), ISA: isa, Messages: msgs}
-	if r.SpillSize, err = spillSize(r.Asm); err != nil {
+	if err := r.complete(visa, o, listing); err != nil {
+		if errors.Is(err, errNeedsListing) {
+			return nil, err
+		}
 		return nil, fail(err.Error())
 	}
 	// The finalizer exits with status 1 when it had to spill, output
@@ -189,13 +221,37 @@ func (f *Finalizer) Finalize(ctx context.Context, visa []byte, o Options) (*Resu
 	if runErr != nil && (exitErr.ExitCode() != 1 || r.SpillSize == 0) {
 		return nil, fail(runErr.Error() + "\n" + msgs)
 	}
-	if r.SkipPerThreadDataLoad, err = SkipPerThreadDataLoad(r.Asm, r.Code); err != nil {
-		return nil, fail(err.Error())
-	}
-	if r.Placeholders, err = Placeholders(r.Asm, r.Code); err != nil {
-		return nil, fail(err.Error())
-	}
 	return r, nil
+}
+
+// errNeedsListing: the code alone does not show where the per-thread
+// prolog ends; the finalizer must be run again for its listing.
+var errNeedsListing = errors.New("the end of the per-thread prolog needs the listing")
+
+// listed reports whether the kernel visa is finalized with a listing:
+// when o asks for one, or when it takes symbol addresses.
+func listed(visa []byte, o Options) bool {
+	return o.Listing || bytes.Contains(visa, []byte("\n    faddr "))
+}
+
+// complete fills in what r's code, listing (when listing) and messages
+// tell: the spill size, the end of the per-thread prolog, the symbol
+// address placeholders.
+func (r *Result) complete(visa []byte, o Options, listing bool) error {
+	var err error
+	if !listing {
+		r.SpillSize = reportedSpill(r.Messages)
+		r.SkipPerThreadDataLoad, err = prologEnd(r.Code, o.Platform, perThreadInputSize(visa))
+		return err
+	}
+	if r.SpillSize, err = spillSize(r.Asm); err != nil {
+		return err
+	}
+	if r.SkipPerThreadDataLoad, err = SkipPerThreadDataLoad(r.Asm, r.Code); err != nil {
+		return err
+	}
+	r.Placeholders, err = Placeholders(r.Asm, r.Code)
+	return err
 }
 
 // messages drops the command line the finalizer echoes first.

@@ -45,6 +45,10 @@ type Options struct {
 	// per group of kernels with the same finalizer options (and per job,
 	// see Jobs); the output is the same.
 	FinalizeEach bool
+	// Listing keeps the finalizer's Gen assembly listing of every kernel
+	// (Kernel.Final.Asm); without it the finalizer is faster and the
+	// output the same (zebin.Options.Listing).
+	Listing bool
 	// SPIRVInZebin stores the input module in the zebin's .spv section.
 	SPIRVInZebin bool
 
@@ -253,7 +257,7 @@ func finalize(ctx context.Context, ks []*Kernel, errs []error, o Options, jobs i
 			continue
 		}
 		fjobs = append(fjobs, zebin.Job{VISA: k.Text, Options: zebin.Options{
-			Platform: o.Platform, GRFs: k.Sel.GRFs, InlineData: k.Sel.Payload.InlineData > 0}})
+			Platform: o.Platform, GRFs: k.Sel.GRFs, InlineData: k.Sel.Payload.InlineData > 0, Listing: o.Listing}})
 		idx = append(idx, i)
 	}
 	results := make([]*zebin.Result, len(fjobs))

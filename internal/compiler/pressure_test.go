@@ -61,7 +61,7 @@ func TestPressureNarrowsThenSpills(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := Compile(context.Background(), data, Options{Platform: p, Passes: passes.Config{Opt: 2}, Finalizer: &zebin.Finalizer{Path: tool}})
+			out, err := Compile(context.Background(), data, Options{Platform: p, Passes: passes.Config{Opt: 2}, Finalizer: &zebin.Finalizer{Path: tool}, Listing: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -67,7 +67,7 @@ func TestSpillPrediction(t *testing.T) {
 				j.err = err
 				return
 			}
-			out, err := Compile(context.Background(), data, Options{Platform: p, Passes: passes.Config{Opt: 2}, SIMD: j.simd, Jobs: 1, Finalizer: &zebin.Finalizer{Path: tool}})
+			out, err := Compile(context.Background(), data, Options{Platform: p, Passes: passes.Config{Opt: 2}, SIMD: j.simd, Jobs: 1, Finalizer: &zebin.Finalizer{Path: tool}, Listing: true})
 			if err != nil {
 				j.err = err
 				return
