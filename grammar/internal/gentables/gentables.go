@@ -366,7 +366,7 @@ func version(s, absent string) (string, error) {
 	switch s {
 	case "":
 		if absent == "VersionNone" {
-			return "MakeVersion(1, 0)", nil
+			return "Version(1<<8 | 0)", nil
 		}
 		return absent, nil
 	case "None":
@@ -381,7 +381,10 @@ func version(s, absent string) (string, error) {
 	if err1 != nil || err2 != nil {
 		return "", fmt.Errorf("bad version %q", s)
 	}
-	return fmt.Sprintf("MakeVersion(%d, %d)", a, b), nil
+	// A constant, not a MakeVersion call: a call in the tables would make
+	// the compiler build them at start-up instead of laying them out as
+	// static data.
+	return fmt.Sprintf("Version(%d<<8 | %d)", a, b), nil
 }
 
 type enumerant struct {
