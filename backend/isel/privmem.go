@@ -112,12 +112,45 @@ func (s *sel) foldPrivate() {
 			bad[c.ID] = true
 		}
 	}
+	// Only addresses used in a loop deeper than their definition (that
+	// the passes hoisted or shared over it) are folded: elsewhere the
+	// finalizer's scheduling keeps the accesses' own address registers
+	// live as long.
+	depth := make([]int, s.f.NumBlocks())
+	diff := make([]int, len(s.order)+1)
+	pos := make([]int, s.f.NumBlocks())
+	for i, b := range s.order {
+		pos[b.ID] = i
+	}
+	for i, b := range s.order {
+		for _, t := range b.Succs {
+			if j := pos[t.ID]; j <= i {
+				diff[j]++
+				diff[i+1]--
+			}
+		}
+	}
+	d := 0
+	for i, b := range s.order {
+		d += diff[i]
+		depth[b.ID] = d
+	}
+	deeper := make([]bool, n)
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			for _, a := range v.Args {
+				if known[a.ID] && depth[b.ID] > depth[a.Block.ID] {
+					deeper[a.ID] = true
+				}
+			}
+		}
+	}
 	s.folded = make([]bool, n)
 	for i := len(s.order) - 1; i >= 0; i-- {
 		vs := s.order[i].Values
 		for j := len(vs) - 1; j >= 0; j-- {
 			v := vs[j]
-			s.folded[v.ID] = known[v.ID] && !bad[v.ID] && v.Uses > 0
+			s.folded[v.ID] = known[v.ID] && !bad[v.ID] && v.Uses > 0 && deeper[v.ID]
 			for k, a := range v.Args {
 				addr := k == 0 && (v.Op == ir.OpLoad || v.Op == ir.OpStore && v.Args[1] != a)
 				if !addr && !((v.Op == ir.OpPtrAdd && k == 0 || v.Op == ir.OpBitcast) && s.folded[v.ID]) {
