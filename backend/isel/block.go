@@ -14,7 +14,7 @@ func (s *sel) block(b *ir.Block, next *ir.Block) {
 			s.get(v) // storage, written by the predecessors
 			continue
 		}
-		if s.fusedExt[v.ID] {
+		if s.fusedExt[v.ID] || s.folded[v.ID] {
 			continue
 		}
 		s.cur = v

@@ -149,6 +149,8 @@ type sel struct {
 	inPlace     map[int]*store   // by value ID: a component computed in its vector (placeComponents)
 	rounding    int64            // the control register's rounding mode now (setRounding)
 	fusedExt    []bool           // by value ID: extensions read by their users (offset64)
+	folded      []bool           // by value ID: private addresses that accesses compute (foldPrivate)
+	privFold    []int64          // by value ID: a folded address's offset from privBase
 	surfOf      []int            // by value ID: 1 + the stateful argument a pointer derives from
 	statefulArg map[int]bool     // the stateful pointer arguments
 	btiOf       map[int]int      // binding-table index by argument
@@ -204,6 +206,7 @@ func (s *sel) run() {
 	s.findRegions()
 	s.findStateful(s.opt)
 	s.fuseExtensions()
+	s.foldPrivate()
 	s.classify()
 	s.placeComponents()
 	s.layoutPayload()

@@ -120,6 +120,9 @@ type access struct {
 	// surf is 1 + the binding-table index of a stateful buffer's
 	// surface (ptr then holds 32-bit offsets into it); 0 for none.
 	surf int
+	// off is a constant byte offset from ptr (a folded private
+	// address: foldPrivate).
+	off int
 }
 
 func (s *sel) load(v *ir.Value) {
@@ -136,7 +139,8 @@ func (s *sel) load(v *ir.Value) {
 	if st.preds != nil {
 		s.fail("loads of booleans are not supported")
 	}
-	s.transfer(v, access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+	at, off := s.privAccess(ptr)
+	s.transfer(v, access{ptr: at, off: off, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
 		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true, surf: s.surface(ptr)})
 }
 
@@ -165,7 +169,8 @@ func (s *sel) storeOp(v *ir.Value) {
 	if st.preds != nil {
 		s.fail("stores of booleans are not supported")
 	}
-	a := access{ptr: s.get(ptr), space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+	at, off := s.privAccess(ptr)
+	a := access{ptr: at, off: off, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
 		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: false, surf: s.surface(ptr)}
 	if ptr.Type.Space != ir.SpaceLocal && a.surf == 0 {
 		s.statelessWrites = true
@@ -250,6 +255,7 @@ func (s *sel) memory(a access) {
 	for ch := 0; ch < s.simd; ch += chunk {
 		e := visa.E(chunk).At(ch)
 		for _, p := range ps {
+			p.off += a.off
 			if p.off == 0 {
 				// The pointer's own registers, when they are the
 				// message's address payload.

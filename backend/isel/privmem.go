@@ -63,6 +63,114 @@ func (s *sel) allocaAddr(v *ir.Value) {
 	s.emit(visa.OpAdd, s.vexec(), s.dstOf(st, 0, nat), visa.Src(s.privBase, 0, 0, 1, 1, 0), visa.ImmInt(visa.UQ, int64(s.privOff[v])))
 }
 
+// foldPrivate finds the addresses in private memory that are a
+// variable's start plus a constant (allocas, constant offsets, pointer
+// casts) and that only loads and stores use, as their address, or
+// other such addresses: they get no variable, and each access adds the
+// offset to the lane's block (privBase) itself. A per-lane 64-bit
+// address takes two registers per 8 lanes for as long as it is live,
+// and the passes hoist and share them (a struct's fields in a loop);
+// the add at the access takes its address payload's registers only.
+func (s *sel) foldPrivate() {
+	n := s.f.NumValues()
+	s.privFold = make([]int64, n)
+	known := make([]bool, n)
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			if v.Type == nil || v.Type.Kind != ir.KPtr || v.Type.Space != ir.SpacePrivate {
+				continue
+			}
+			switch v.Op {
+			case ir.OpAlloca:
+				if off, ok := s.privOff[v]; ok && s.regionOf[v.ID] == nil {
+					known[v.ID], s.privFold[v.ID] = true, int64(off)
+				}
+			case ir.OpPtrAdd:
+				if c, ok := v.Args[1].IsConst(); ok && known[v.Args[0].ID] {
+					known[v.ID], s.privFold[v.ID] = true, s.privFold[v.Args[0].ID]+c
+				}
+			case ir.OpBitcast:
+				if known[v.Args[0].ID] {
+					known[v.ID], s.privFold[v.ID] = true, s.privFold[v.Args[0].ID]
+				}
+			}
+		}
+	}
+	// A use other than an access's address or a folded address keeps a
+	// variable. Users come after their operands in the order but for
+	// phis, which keep one anyway.
+	bad := make([]bool, n)
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			if v.Op == ir.OpPhi {
+				for _, a := range v.Args {
+					bad[a.ID] = true
+				}
+			}
+		}
+		if c := b.Control; c != nil {
+			bad[c.ID] = true
+		}
+	}
+	// Only addresses used in a loop deeper than their definition (that
+	// the passes hoisted or shared over it) are folded: elsewhere the
+	// finalizer's scheduling keeps the accesses' own address registers
+	// live as long.
+	depth := make([]int, s.f.NumBlocks())
+	diff := make([]int, len(s.order)+1)
+	pos := make([]int, s.f.NumBlocks())
+	for i, b := range s.order {
+		pos[b.ID] = i
+	}
+	for i, b := range s.order {
+		for _, t := range b.Succs {
+			if j := pos[t.ID]; j <= i {
+				diff[j]++
+				diff[i+1]--
+			}
+		}
+	}
+	d := 0
+	for i, b := range s.order {
+		d += diff[i]
+		depth[b.ID] = d
+	}
+	deeper := make([]bool, n)
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			for _, a := range v.Args {
+				if known[a.ID] && depth[b.ID] > depth[a.Block.ID] {
+					deeper[a.ID] = true
+				}
+			}
+		}
+	}
+	s.folded = make([]bool, n)
+	for i := len(s.order) - 1; i >= 0; i-- {
+		vs := s.order[i].Values
+		for j := len(vs) - 1; j >= 0; j-- {
+			v := vs[j]
+			s.folded[v.ID] = known[v.ID] && !bad[v.ID] && v.Uses > 0 && deeper[v.ID]
+			for k, a := range v.Args {
+				addr := k == 0 && (v.Op == ir.OpLoad || v.Op == ir.OpStore && v.Args[1] != a)
+				if !addr && !((v.Op == ir.OpPtrAdd && k == 0 || v.Op == ir.OpBitcast) && s.folded[v.ID]) {
+					bad[a.ID] = true
+				}
+			}
+		}
+	}
+}
+
+// privAccess returns the address of an access through ptr: its store
+// and a constant offset (the lane's block and the offset in it, when
+// ptr is folded).
+func (s *sel) privAccess(ptr *ir.Value) (*store, int) {
+	if s.folded != nil && s.folded[ptr.ID] {
+		return &store{v: s.privBase, t: visa.UQ, lanes: 1}, int(s.privFold[ptr.ID])
+	}
+	return s.get(ptr), 0
+}
+
 // privateBuffers is the ze_info description of the private memory.
 func (r *Result) privateBuffers() []zeinfo.PerThreadMemoryBuffer {
 	if r.PrivateSize == 0 {

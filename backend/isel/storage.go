@@ -159,6 +159,7 @@ func (m *Model) at(simd int) (w *widthModel, err error) {
 	}
 	s.findStateful(s.opt)
 	s.fuseExtensions()
+	s.foldPrivate()
 	s.classify()
 	s.placeComponents()
 	s.layoutPayload()
@@ -229,6 +230,9 @@ func (s *sel) shapeOf(v *ir.Value, vs *valueState, done []shape) (sh shape) {
 	t := v.Type
 	if t == nil || t.Kind == ir.KVoid {
 		return nil
+	}
+	if s.folded[v.ID] {
+		return nil // each access computes it (foldPrivate)
 	}
 	if s.fusedExt[v.ID] {
 		if s.p.NativeInt64 {

@@ -27,9 +27,17 @@ type prog struct {
 	depth  []int32 // by block ID: loop depth
 	// edge is by block ID: for a block whose only successor has phis,
 	// its index among that successor's predecessors; else -1.
-	edge  []int32
-	n     int32   // number of points
-	block []int32 // by point: index in order of its block
+	edge []int32
+	// copyAt is by block ID: the point where the phi copies of the edge
+	// out of the block are made, its end unless the block was split off
+	// an edge that the backend joins again (see Predict): then the end
+	// of its predecessor, where the copies are predicated with the lanes
+	// that take the edge. partial marks those blocks.
+	copyAt  []int32
+	partial []bool
+	back    *rangeMax // over block indices: see backEdges
+	n       int32     // number of points
+	block   []int32   // by point: index in order of its block
 }
 
 // use is one read of a value.
@@ -49,7 +57,9 @@ func (p *prog) defPoint(v *ir.Value) int32 {
 
 func (p *prog) usesOf(id int) []use { return p.uses[p.useOff[id]:p.useOff[id+1]] }
 
-func newProg(f *ir.Func, order []*ir.Block, t *Target) *prog {
+// newProg numbers f's points in order. Blocks numbered from joined on
+// (-1: none) were split off critical edges that the backend joins again.
+func newProg(f *ir.Func, order []*ir.Block, t *Target, joined int) *prog {
 	nb, nv := f.NumBlocks(), f.NumValues()
 	p := &prog{f: f, order: order, idx: make([]int32, nb), start: make([]int32, nb), end: make([]int32, nb),
 		vals: make([]*ir.Value, nv), at: make([]int32, nv), lo: make([]int32, nv), hi: make([]int32, nv), depth: make([]int32, nb)}
@@ -97,6 +107,14 @@ func newProg(f *ir.Func, order []*ir.Block, t *Target) *prog {
 			}
 		}
 	}
+	p.copyAt, p.partial = make([]int32, nb), make([]bool, nb)
+	for _, b := range order {
+		p.copyAt[b.ID] = p.end[b.ID]
+		if joined >= 0 && b.ID >= joined {
+			p.copyAt[b.ID], p.partial[b.ID] = p.end[b.Preds[0].ID], true
+		}
+	}
+	p.back = p.backEdges()
 	p.collectUses()
 	p.intervals(t)
 	p.loopDepth()
@@ -129,7 +147,7 @@ func (p *prog) collectUses() {
 						break
 					}
 					if j < len(v.Args) {
-						fn(v.Args[j], use{pos: p.end[q.ID], user: int32(v.ID), edge: int32(j)})
+						fn(v.Args[j], use{pos: p.copyAt[q.ID], user: int32(v.ID), edge: int32(j)})
 					}
 				}
 			}
@@ -163,7 +181,7 @@ func (p *prog) collectUses() {
 // intervals computes each value's live interval: from its definition to
 // its last use, extended over the loops it is live into.
 func (p *prog) intervals(t *Target) {
-	back := p.backEdges()
+	back := p.back
 	for _, b := range p.order {
 		for _, v := range b.Values {
 			if v.Type == ir.Void {
@@ -190,6 +208,41 @@ func (p *prog) intervals(t *Target) {
 			}
 			p.lo[v.ID], p.hi[v.ID] = lo, hi
 		}
+	}
+}
+
+// around returns the span of the outermost loop around point x (x, x
+// when none): where a predicated copy at x keeps its phi live. GenX_IR
+// takes a predicated write for no definition, so the phi's variable is
+// live into the loop from the copy made in an earlier iteration, and
+// around it: the lanes that left keep their values there while the
+// others run on.
+func (p *prog) around(x int32) (lo, hi int32) {
+	lo, hi = x, x
+	if p.back == nil {
+		return lo, hi
+	}
+	for {
+		// The first header up to lo's block with a back edge reaching
+		// lo: the prefix maximum grows with the header index.
+		i, j := int32(0), p.block[lo]
+		if p.back.max(0, j) < lo {
+			return lo, hi
+		}
+		for i < j {
+			m := (i + j) / 2
+			if p.back.max(0, m) >= lo {
+				j = m
+			} else {
+				i = m + 1
+			}
+		}
+		nlo := p.start[p.order[i].ID]
+		nhi := max(hi, p.back.max(i, p.block[hi]))
+		if nlo == lo && nhi == hi {
+			return lo, hi
+		}
+		lo, hi = nlo, nhi
 	}
 }
 

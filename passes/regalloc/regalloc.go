@@ -239,7 +239,12 @@ func (r *Result) Chosen() Width {
 // splits critical edges into blocks with phis. Errors are a malformed
 // Target, a required subgroup size the target does not allow, or a bad
 // Target.Order.
-func Allocate(f *ir.Func, t *Target) (*Result, error) {
+func Allocate(f *ir.Func, t *Target) (*Result, error) { return allocate(f, t, false) }
+
+// allocate is Allocate; joined says that the backend joins the split
+// edges again (Predict), making each phi copy at the end of the edge's
+// source, predicated when it has two successors.
+func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
@@ -254,6 +259,7 @@ func Allocate(f *ir.Func, t *Target) (*Result, error) {
 		r.Widths = []Width{{SIMD: r.SIMD, Budget: t.budget(r.SIMD), Fits: true}}
 		return r, nil
 	}
+	first := f.NumBlocks()
 	r.Split = splitCritical(f)
 	var order []*ir.Block
 	if t.Order != nil {
@@ -269,7 +275,11 @@ func Allocate(f *ir.Func, t *Target) (*Result, error) {
 	for _, b := range order {
 		r.ordered[b.ID] = true
 	}
-	p := newProg(f, order, t)
+	from := -1
+	if joined {
+		from = first
+	}
+	p := newProg(f, order, t, from)
 	for i, w := range widths {
 		last := i == len(widths)-1
 		a := newAttempt(p, t, w)
@@ -300,14 +310,17 @@ func Allocate(f *ir.Func, t *Target) (*Result, error) {
 }
 
 // Predict chooses f's SIMD width and predicts its register pressure and
-// spills as Allocate does, for a backend that keeps its own variables:
-// the blocks Allocate splits critical edges with are removed again, so
-// f's control flow is as it was. The Result's SIMD, Widths, SpillBytes,
-// Spills and Log hold; it has no Order, and its Loc and Slots describe
-// the split function, not for emission.
+// spills as Allocate does, for a backend that keeps its own variables
+// and copies into phis at the end of each predecessor: the blocks
+// Allocate splits critical edges with are removed again, so f's control
+// flow is as it was. The copies of such an edge are made at the end of
+// its source, predicated with the lanes that take it; inside a loop the
+// phi is then live around the whole loop (prog.around). The Result's
+// SIMD, Widths, SpillBytes, Spills and Log hold; it has no Order, and
+// its Loc and Slots describe the split function, not for emission.
 func Predict(f *ir.Func, t *Target) (*Result, error) {
 	first := f.NumBlocks()
-	r, err := Allocate(f, t)
+	r, err := allocate(f, t, true)
 	if f.NumBlocks() > first {
 		unsplit(f, first)
 	}

@@ -85,8 +85,11 @@ func newAttempt(p *prog, t *Target, simd int) *attempt {
 			if v.Op == ir.OpPhi {
 				for j, q := range b.Preds {
 					if p.idx[q.ID] >= 0 && j < len(v.Args) {
-						e := p.end[q.ID]
-						backing = append(backing, piece{lo: e, hi: e, v: int32(v.ID), edge: int32(j)})
+						lo, hi := p.copyAt[q.ID], p.copyAt[q.ID]
+						if p.partial[q.ID] {
+							lo, hi = p.around(lo)
+						}
+						backing = append(backing, piece{lo: lo, hi: hi, v: int32(v.ID), edge: int32(j)})
 					}
 				}
 			}
@@ -206,7 +209,8 @@ func (a *attempt) interfere(x, y int32) bool {
 }
 
 // copies reports whether q is the copy point of the argument whose
-// interval is r.
+// interval is r. A predicated copy that keeps its phi live around a
+// loop (prog.around) interferes with the argument over the loop.
 func (a *attempt) copies(q, r piece) bool {
-	return q.edge >= 0 && r.edge < 0 && a.p.vals[q.v].Args[q.edge].ID == int(r.v)
+	return q.edge >= 0 && q.lo == q.hi && r.edge < 0 && a.p.vals[q.v].Args[q.edge].ID == int(r.v)
 }
