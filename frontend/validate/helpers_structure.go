@@ -57,7 +57,9 @@ func (s stSort) String() string {
 }
 
 // stOpSorts holds the sort of the result of each opcode.
-var stOpSorts = func() []stSort {
+var stOpSorts []stSort // (see loadTables)
+
+func buildStOpSorts() []stSort {
 	insts := grammar.Insts()
 	max := 0
 	for i := range insts {
@@ -92,19 +94,21 @@ var stOpSorts = func() []stSort {
 		t[in.Opcode] = s
 	}
 	return t
-}()
+}
 
 // stOpSort returns the sort of the result of an instruction with opcode op.
 func stOpSort(op grammar.Opcode) stSort { return stSortOf[op] }
 
 // stSortOf is stOpSorts for every 16-bit opcode, so that a look-up needs
 // no bounds check.
-var stSortOf = func() *[1 << 16]stSort {
+var stSortOf *[1 << 16]stSort // (see loadTables)
+
+func buildStSortOf() *[1 << 16]stSort {
 	// (Built in place: an array result would be copied at start-up.)
 	t := new([1 << 16]stSort)
 	copy(t[:], stOpSorts)
 	return t
-}()
+}
 
 // stIsIDKind reports whether k is an <id> operand kind other than the
 // result.

@@ -156,7 +156,9 @@ func (v *stView) extName(in *spirv.Inst) string {
 // stSections holds the layout section of each opcode (as spirv.SectionOf
 // gives it for an instruction outside a function; OpExtInst depends on
 // its set).
-var stSections = func() []spirv.Section {
+var stSections []spirv.Section // (see loadTables)
+
+func buildStSections() []spirv.Section {
 	t := make([]spirv.Section, len(stOpSorts))
 	for i := range t {
 		if grammar.Lookup(grammar.Opcode(i)) != nil {
@@ -164,11 +166,13 @@ var stSections = func() []spirv.Section {
 		}
 	}
 	return t
-}()
+}
 
 // stLayoutPlain holds the opcodes that may appear anywhere in a block
 // but its start (the common case the function walk skips quickly).
-var stLayoutPlain = func() []bool {
+var stLayoutPlain []bool // (see loadTables)
+
+func buildStLayoutPlain() []bool {
 	t := make([]bool, len(stOpSorts))
 	for i := range t {
 		switch op := grammar.Opcode(i); op {
@@ -179,7 +183,7 @@ var stLayoutPlain = func() []bool {
 		}
 	}
 	return t
-}()
+}
 
 // layoutWalk checks the instructions of the functions' blocks, one at a
 // time as the shared scan (stScan) passes them.
