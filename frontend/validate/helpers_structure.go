@@ -488,11 +488,8 @@ func stIsConstantOp(op grammar.Opcode) bool {
 // diagnostic's instruction gives it (its friendly name, e.g. %uint_1 or
 // the sanitized OpName), or as %N.
 func (v *stView) idStr(id spirv.ID) string {
-	if i := v.m.DefIndex(id); i >= 0 {
-		s := v.m.InstString(i)
-		if j := strings.Index(s, " = "); j > 1 && s[0] == '%' && !strings.ContainsAny(s[:j], " \t") {
-			return s[:j]
-		}
+	if v.m.DefIndex(id) >= 0 {
+		return v.m.IDName(id)
 	}
 	return "%" + strconv.FormatUint(uint64(id), 10)
 }

@@ -85,7 +85,12 @@ func checkLayout(c *checker) {
 			continue
 		}
 		in := &m.Insts[i]
-		s := spirv.SectionOf(in)
+		var s spirv.Section
+		if op := in.Opcode; int(op) < len(stSections) && op != grammar.OpExtInst {
+			s = stSections[op] // (a table: this runs for every instruction outside functions)
+		} else {
+			s = spirv.SectionOf(in)
+		}
 		switch in.Opcode {
 		case grammar.OpMemoryModel:
 			memoryModels++
