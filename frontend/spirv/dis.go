@@ -107,6 +107,19 @@ type disassembler struct {
 	annotations, debug, types bool
 }
 
+// IDName returns the name the disassembly gives id where an instruction
+// defines it: "%" and its friendly name, or its number. (What
+// InstString of the definition shows before " = ", without rendering
+// the rest.)
+func (m *Module) IDName(id ID) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "%" + strconv.FormatUint(uint64(id), 10)
+		}
+	}()
+	return string(m.idNames().appendName(append(make([]byte, 0, 24), '%'), id))
+}
+
 func (d *disassembler) header(b []byte) []byte {
 	h := d.m.Header
 	b = append(b, "; SPIR-V\n; Version: "...)

@@ -17,21 +17,20 @@ func init() {
 }
 
 // envAtomicPtr gives, per opcode, 1 + the operand index of the Pointer
-// of an atomic instruction (0: not an atomic instruction); envAtomicOps
-// is the set of atomic instructions.
-var envAtomicPtr, envAtomicOps = func() ([]uint8, envOps) {
+// of an atomic instruction (0: not an atomic instruction).
+var envAtomicPtr []uint8 // (see loadTables)
+
+func buildEnvAtomicPtr() []uint8 {
 	t := make([]uint8, envMaxOpcode+1)
-	s := newEnvOps()
 	for _, in := range grammar.Insts() {
 		if in.Class == "Atomic" {
 			if p := envOperandIndex(in.Opcode, "Pointer"); p >= 0 {
 				t[in.Opcode] = uint8(p + 1)
-				s[in.Opcode] = true
 			}
 		}
 	}
-	return t, s
-}()
+	return t
+}
 
 // envAtomic returns the pointer operand of atomic instruction in, its
 // storage class and the pointee (the atomic's data type); ok is false
@@ -59,7 +58,8 @@ func envFloatAtomicOp(op grammar.Opcode) bool {
 	return false
 }
 
-var envAtomicSet = envWatch(envAtomicOps)
+// envAtomicSet watches the atomic instructions.
+var envAtomicSet = envWatchIf(func(in *grammar.Inst) bool { return envAtomicPtr[in.Opcode] > 0 })
 
 func checkEnvAtomics(c *checker) {
 	x := envOf(c)

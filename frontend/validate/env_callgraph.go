@@ -17,7 +17,7 @@ func init() {
 	)
 }
 
-var envCallSet = envWatch(newEnvOps(grammar.OpFunctionCall))
+var envCallSet = envWatch(grammar.OpFunctionCall)
 
 // envCall is a call of the call graph: the callee and the call's index.
 type envCall struct{ to, inst int32 }

@@ -40,51 +40,56 @@ func envHasImages(d *Device) bool { return d.Images }
 
 // envCapabilities is every capability a module may declare. Anything
 // else (Shader, Matrix, DeviceEnqueue, Pipes, GroupNonUniform*, ...) is
-// rejected by name.
-var envCapabilities = []envCap{
-	// Required for SPIR-V 1.0 to 1.2 by the environment, on every device.
-	{cap: grammar.CapabilityAddresses, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityFloat16Buffer, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityInt64, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityInt16, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityInt8, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityKernel, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityLinkage, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityVector16, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityGenericPointer, why: "required (SPIR-V 1.0)"},
-	{cap: grammar.CapabilityGroups, why: "required (SPIR-V 1.0)"},
-	// Required on devices reporting the matching property.
-	{cap: grammar.CapabilityImageBasic, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with images"},
-	{cap: grammar.CapabilityLiteralSampler, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-	{cap: grammar.CapabilitySampled1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-	{cap: grammar.CapabilityImage1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-	{cap: grammar.CapabilitySampledBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-	{cap: grammar.CapabilityImageBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-	{cap: grammar.CapabilityImageReadWrite, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-	{cap: grammar.CapabilityFloat16, device: func(d *Device) bool { return d.FP16 }, feature: "ZE_DEVICE_MODULE_FLAG_FP16", why: "required with fp16"},
-	{cap: grammar.CapabilityFloat64, device: func(d *Device) bool { return d.FP64 }, feature: "ZE_DEVICE_MODULE_FLAG_FP64", why: "required with fp64"},
-	{cap: grammar.CapabilityInt64Atomics, device: func(d *Device) bool { return d.Int64Atomics }, feature: "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS", why: "required with int64 atomics"},
-	// SPV_INTEL_subgroups: required when the extension is declared (the
-	// extension itself is checked by env.requires-extension).
-	{cap: grammar.CapabilitySubgroupShuffleINTEL, why: "SPV_INTEL_subgroups"},
-	{cap: grammar.CapabilitySubgroupBufferBlockIOINTEL, why: "SPV_INTEL_subgroups"},
-	{cap: grammar.CapabilitySubgroupImageBlockIOINTEL, why: "SPV_INTEL_subgroups"},
-	// ZE_extension_float_atomics.
-	{cap: grammar.CapabilityAtomicFloat16AddEXT, device: fpAtomicsHas(16, atomicAdd), feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
-	{cap: grammar.CapabilityAtomicFloat32AddEXT, device: fpAtomicsHas(32, atomicAdd), feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
-	{cap: grammar.CapabilityAtomicFloat64AddEXT, device: fpAtomicsHas(64, atomicAdd), feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
-	{cap: grammar.CapabilityAtomicFloat16MinMaxEXT, device: fpAtomicsHas(16, atomicMinMax), feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
-	{cap: grammar.CapabilityAtomicFloat32MinMaxEXT, device: fpAtomicsHas(32, atomicMinMax), feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
-	{cap: grammar.CapabilityAtomicFloat64MinMaxEXT, device: fpAtomicsHas(64, atomicMinMax), feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
-	// Beyond the environment's list, what real OpenCL toolchains emit:
-	// llvm-spirv-15 declares SubgroupDispatch for the SubgroupSize
-	// execution mode of intel_reqd_sub_group_size, which the Intel
-	// compiler honours (ocloc builds such modules for every device). Its
-	// implicit DeviceEnqueue enables nothing (see envModule.enabled).
-	{cap: grammar.CapabilitySubgroupDispatch, why: "intel_reqd_sub_group_size"},
-	// Hints with extensions in envExtensions.
-	{cap: grammar.CapabilityOptNoneEXT, why: "SPV_INTEL_optnone, SPV_EXT_optnone"},
-	{cap: grammar.CapabilityExpectAssumeKHR, why: "SPV_KHR_expect_assume"},
+// rejected by name. (Built with the tables: the device predicates of the
+// float atomics are closures, which would be allocated at start-up.)
+var envCapabilities []envCap // (see loadTables)
+
+func buildEnvCapabilities() []envCap {
+	return []envCap{
+		// Required for SPIR-V 1.0 to 1.2 by the environment, on every device.
+		{cap: grammar.CapabilityAddresses, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityFloat16Buffer, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityInt64, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityInt16, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityInt8, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityKernel, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityLinkage, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityVector16, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityGenericPointer, why: "required (SPIR-V 1.0)"},
+		{cap: grammar.CapabilityGroups, why: "required (SPIR-V 1.0)"},
+		// Required on devices reporting the matching property.
+		{cap: grammar.CapabilityImageBasic, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with images"},
+		{cap: grammar.CapabilityLiteralSampler, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+		{cap: grammar.CapabilitySampled1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+		{cap: grammar.CapabilityImage1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+		{cap: grammar.CapabilitySampledBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+		{cap: grammar.CapabilityImageBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+		{cap: grammar.CapabilityImageReadWrite, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+		{cap: grammar.CapabilityFloat16, device: func(d *Device) bool { return d.FP16 }, feature: "ZE_DEVICE_MODULE_FLAG_FP16", why: "required with fp16"},
+		{cap: grammar.CapabilityFloat64, device: func(d *Device) bool { return d.FP64 }, feature: "ZE_DEVICE_MODULE_FLAG_FP64", why: "required with fp64"},
+		{cap: grammar.CapabilityInt64Atomics, device: func(d *Device) bool { return d.Int64Atomics }, feature: "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS", why: "required with int64 atomics"},
+		// SPV_INTEL_subgroups: required when the extension is declared (the
+		// extension itself is checked by env.requires-extension).
+		{cap: grammar.CapabilitySubgroupShuffleINTEL, why: "SPV_INTEL_subgroups"},
+		{cap: grammar.CapabilitySubgroupBufferBlockIOINTEL, why: "SPV_INTEL_subgroups"},
+		{cap: grammar.CapabilitySubgroupImageBlockIOINTEL, why: "SPV_INTEL_subgroups"},
+		// ZE_extension_float_atomics.
+		{cap: grammar.CapabilityAtomicFloat16AddEXT, device: fpAtomicsHas(16, atomicAdd), feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
+		{cap: grammar.CapabilityAtomicFloat32AddEXT, device: fpAtomicsHas(32, atomicAdd), feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
+		{cap: grammar.CapabilityAtomicFloat64AddEXT, device: fpAtomicsHas(64, atomicAdd), feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
+		{cap: grammar.CapabilityAtomicFloat16MinMaxEXT, device: fpAtomicsHas(16, atomicMinMax), feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
+		{cap: grammar.CapabilityAtomicFloat32MinMaxEXT, device: fpAtomicsHas(32, atomicMinMax), feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
+		{cap: grammar.CapabilityAtomicFloat64MinMaxEXT, device: fpAtomicsHas(64, atomicMinMax), feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
+		// Beyond the environment's list, what real OpenCL toolchains emit:
+		// llvm-spirv-15 declares SubgroupDispatch for the SubgroupSize
+		// execution mode of intel_reqd_sub_group_size, which the Intel
+		// compiler honours (ocloc builds such modules for every device). Its
+		// implicit DeviceEnqueue enables nothing (see envModule.enabled).
+		{cap: grammar.CapabilitySubgroupDispatch, why: "intel_reqd_sub_group_size"},
+		// Hints with extensions in envExtensions.
+		{cap: grammar.CapabilityOptNoneEXT, why: "SPV_INTEL_optnone, SPV_EXT_optnone"},
+		{cap: grammar.CapabilityExpectAssumeKHR, why: "SPV_KHR_expect_assume"},
+	}
 }
 
 // fpAtomicsHas returns a device predicate: the float atomic flags of
@@ -94,11 +99,14 @@ func fpAtomicsHas(width uint32, want FPAtomics) func(*Device) bool {
 }
 
 // fpAtomicsAny reports whether some width's flags include one of want.
-func fpAtomicsAny(want FPAtomics) func(*Device) bool {
-	return func(d *Device) bool {
-		return (d.FP16Atomics|d.FP32Atomics|d.FP64Atomics)&want != 0
-	}
+func fpAtomicsAny(d *Device, want FPAtomics) bool {
+	return (d.FP16Atomics|d.FP32Atomics|d.FP64Atomics)&want != 0
 }
+
+// The device predicates of the float atomic extensions (functions, not
+// closures, so that envExtensions is static data).
+func envFPAtomicAdd(d *Device) bool    { return fpAtomicsAny(d, atomicAdd) }
+func envFPAtomicMinMax(d *Device) bool { return fpAtomicsAny(d, atomicMinMax) }
 
 // envExtension is an extension a module may declare.
 type envExtension struct {
@@ -113,13 +121,13 @@ type envExtension struct {
 var envExtensions = []envExtension{
 	{name: "SPV_INTEL_subgroups",
 		why: "required by the environment (Extensions, SPV_INTEL_subgroups)"},
-	{name: "SPV_EXT_shader_atomic_float_add", device: fpAtomicsAny(atomicAdd),
+	{name: "SPV_EXT_shader_atomic_float_add", device: envFPAtomicAdd,
 		feature: "a float atomic add flag (ZE_extension_float_atomics)",
 		why:     "required with float atomic add (Extensions, Floating-Point Atomics)"},
-	{name: "SPV_EXT_shader_atomic_float16_add", device: fpAtomicsAny(atomicAdd),
+	{name: "SPV_EXT_shader_atomic_float16_add", device: envFPAtomicAdd,
 		feature: "a float atomic add flag (ZE_extension_float_atomics)",
 		why:     "required with float atomic add (Extensions, Floating-Point Atomics)"},
-	{name: "SPV_EXT_shader_atomic_float_min_max", device: fpAtomicsAny(atomicMinMax),
+	{name: "SPV_EXT_shader_atomic_float_min_max", device: envFPAtomicMinMax,
 		feature: "a float atomic min/max flag (ZE_extension_float_atomics)",
 		why:     "required with float atomic min/max (Extensions, Floating-Point Atomics)"},
 	{name: "SPV_KHR_no_integer_wrap_decoration",
@@ -133,13 +141,15 @@ var envExtensions = []envExtension{
 }
 
 // envCapIndex maps a capability value to 1 + its index in envCapabilities.
-var envCapIndex = func() []uint8 {
+var envCapIndex []uint8 // (see loadTables)
+
+func buildEnvCapIndex() []uint8 {
 	idx := make([]uint8, envMaxCapability+1)
 	for i, c := range envCapabilities {
 		idx[c.cap] = uint8(i + 1)
 	}
 	return idx
-}()
+}
 
 // envCapabilityOf returns the environment's entry for c, or nil when the
 // environment does not support c.
@@ -215,25 +225,14 @@ func checkEnvCaps(c *checker) {
 // envEnumSet watches the opcodes that may have enumerant operands (their
 // own, or an OpSpecConstantOp operation's) at places the shared scan
 // cannot read from the words (see envFastEnum).
-var envEnumSet = envWatch(func() envOps {
-	s := newEnvOps(grammar.OpSpecConstantOp)
-	for _, in := range grammar.Insts() {
-		for _, o := range in.Operands {
-			if envIsEnum(o.Kind) {
-				s[in.Opcode] = true
-			}
-		}
-	}
-	for op, slots := range envFastEnum {
-		if slots != nil {
-			s[op] = false
-		}
-	}
+var envEnumSet = envWatchIf(func(in *grammar.Inst) bool {
 	// The scan lists only the extended instructions with enumerant
 	// operands (envIndex.noteExtInst).
-	s[grammar.OpExtInst] = false
-	return s
-}())
+	if in.Opcode == grammar.OpExtInst || envFastEnum[in.Opcode] != nil {
+		return false
+	}
+	return in.Opcode == grammar.OpSpecConstantOp || slices.ContainsFunc(in.Operands, func(o grammar.Operand) bool { return envIsEnum(o.Kind) })
+})
 
 // envEnumSlot is an enumerant operand at a fixed word of its instruction.
 type envEnumSlot struct {
@@ -247,7 +246,9 @@ type envEnumSlot struct {
 // the shared scan reads them straight from the module's words. The
 // other opcodes, whose instructions envIndex lists instead, have none.
 // (A map: few opcodes have enumerants.)
-var envFastEnum = func() map[grammar.Opcode][]envEnumSlot {
+var envFastEnum map[grammar.Opcode][]envEnumSlot // (see loadTables)
+
+func buildEnvFastEnum() map[grammar.Opcode][]envEnumSlot {
 	t := map[grammar.Opcode][]envEnumSlot{}
 	for _, in := range grammar.Insts() {
 		if in.Opcode == grammar.OpExtInst || in.Opcode == grammar.OpSpecConstantOp {
@@ -258,7 +259,7 @@ var envFastEnum = func() map[grammar.Opcode][]envEnumSlot {
 		}
 	}
 	return t
-}()
+}
 
 func envIsEnum(k grammar.Kind) bool {
 	c := k.Category()
@@ -406,17 +407,21 @@ func envMet(r requirement, needCaps bool) bool {
 
 // envOpMet holds, per opcode (by envOpDense - 1), whether every module
 // may use it (see envMet), so that checkEnabled skips it.
-var envOpMet = func() []bool {
+var envOpMet []bool // (see loadTables)
+
+func buildEnvOpMet() []bool {
 	t := make([]bool, len(grammar.Insts()))
 	for d, info := range grammar.Insts() {
 		t[d] = envMet(requirement{info.Caps, info.Exts, info.Version, info.Last}, true)
 	}
 	return t
-}()
+}
 
 // envEnumMet holds, per enumerant kind and enumerant (by its index in
 // enumFirst), whether every module may use it.
-var envEnumMet = func() [][]bool {
+var envEnumMet [][]bool // (see loadTables)
+
+func buildEnvEnumMet() [][]bool {
 	t := make([][]bool, grammar.NumKinds())
 	for k := range t {
 		kind := grammar.Kind(k)
@@ -439,7 +444,7 @@ var envEnumMet = func() [][]bool {
 		t[k] = met
 	}
 	return t
-}()
+}
 
 // requirement is what enables an instruction or enumerant.
 type requirement struct {

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"spv2visa/frontend/spirv"
 	"spv2visa/grammar"
@@ -18,10 +17,12 @@ import (
 type envCapSet []uint64
 
 // envMaxCapability is the largest capability value the grammar knows.
-var envMaxCapability = func() uint32 {
+var envMaxCapability uint32 // (see loadTables)
+
+func buildEnvMaxCapability() uint32 {
 	es := grammar.KindCapability.Info().Enumerants
 	return es[len(es)-1].Value
-}()
+}
 
 func newEnvCapSet() envCapSet { return make(envCapSet, envMaxCapability/64+1) }
 
@@ -266,16 +267,20 @@ func envA(s string) string {
 }
 
 // envKindCat caches each operand kind's category for the operand loop.
-var envKindCat = func() []grammar.Category {
+var envKindCat []grammar.Category // (see loadTables)
+
+func buildEnvKindCat() []grammar.Category {
 	cs := make([]grammar.Category, grammar.NumKinds())
 	for k := range cs {
 		cs[k] = grammar.Kind(k).Category()
 	}
 	return cs
-}()
+}
 
 // envMaxOpcode is the largest opcode the grammar knows.
-var envMaxOpcode = func() int {
+var envMaxOpcode int // (see loadTables)
+
+func buildEnvMaxOpcode() int {
 	max := 0
 	for _, in := range grammar.Insts() {
 		if int(in.Opcode) > max {
@@ -283,24 +288,28 @@ var envMaxOpcode = func() int {
 		}
 	}
 	return max
-}()
+}
 
 // envOpDense numbers the opcodes densely: 1 + the index in
 // grammar.Insts() of each, by opcode (0: not an opcode).
-var envOpDense = func() []uint16 {
+var envOpDense []uint16 // (see loadTables)
+
+func buildEnvOpDense() []uint16 {
 	t := make([]uint16, envMaxOpcode+1)
 	for d, in := range grammar.Insts() {
 		t[in.Opcode] = uint16(d + 1)
 	}
 	return t
-}()
+}
 
 // envEnumDense numbers the enumerants of each ValueEnum kind densely:
 // envEnumDense[kind][value] is 1 + the enumerant's index in the kind's
 // Enumerants, or 0. The table stops at envEnumDenseMax: a few kinds have
 // vendor values near 2^30 (ComponentType), and a table reaching them
 // would take gigabytes; envEnumIndex searches for those.
-var envEnumDense = func() [][]uint16 {
+var envEnumDense [][]uint16 // (see loadTables)
+
+func buildEnvEnumDense() [][]uint16 {
 	t := make([][]uint16, grammar.NumKinds())
 	for k := range t {
 		kind := grammar.Kind(k)
@@ -316,7 +325,7 @@ var envEnumDense = func() [][]uint16 {
 		}
 	}
 	return t
-}()
+}
 
 // envEnumDenseMax bounds the values envEnumDense holds.
 const envEnumDenseMax = 1 << 14
@@ -338,35 +347,67 @@ func envEnumIndex(k grammar.Kind, v uint32) int {
 	return d
 }
 
-// envOps is a set of opcodes, indexed by opcode.
-type envOps []bool
-
-func newEnvOps(ops ...grammar.Opcode) envOps {
-	s := make(envOps, envMaxOpcode+1)
-	for _, op := range ops {
-		s[op] = true
-	}
-	return s
+// envSet is a set of opcodes: those listed, or those of the grammar's
+// instructions has holds for.
+type envSet struct {
+	ops []grammar.Opcode
+	has func(*grammar.Inst) bool
 }
 
 // envSets are the sets of opcodes the environment families look at,
-// each registered once with envWatch; envIndex lists the instructions of
-// each, found in a single pass over the module shared by the families.
-var envSets []envOps
+// each registered once with envWatch or envWatchIf; envIndex lists the
+// instructions of each, found in a single pass over the module shared
+// by the families. (envMasks holds them, see loadTables.)
+var envSets = make([]envSet, 0, 16)
 
-// envWatch registers a set of opcodes and returns its handle into
+// envWatch registers the set of opcodes ops and returns its handle into
 // envIndex.lists.
-func envWatch(ops envOps) int {
-	envSets = append(envSets, ops)
+func envWatch(ops ...grammar.Opcode) int {
+	envSets = append(envSets, envSet{ops: ops})
+	return len(envSets) - 1
+}
+
+// envWatchIf registers the set of opcodes of the instructions has holds
+// for (asked when the tables are built) and returns its handle.
+func envWatchIf(has func(*grammar.Inst) bool) int {
+	envSets = append(envSets, envSet{has: has})
 	return len(envSets) - 1
 }
 
 var (
-	envMasksOnce sync.Once
-	envMasks     []uint64 // per opcode: bit h set when envSets[h] holds it
+	envMasks []uint64 // per opcode: bit h set when envSets[h] holds it
 	// envOpInfos gathers, per opcode, what envIndex.inst looks up.
 	envOpInfos []envOpInfo
 )
+
+// buildEnvMasks builds envMasks and envOpInfos.
+func buildEnvMasks() {
+	if len(envSets) > 64 {
+		panic("validate: more than 64 envWatch sets")
+	}
+	envMasks = make([]uint64, envMaxOpcode+1)
+	insts := grammar.Insts()
+	for h, s := range envSets {
+		for _, op := range s.ops {
+			envMasks[op] |= 1 << h
+		}
+		if s.has != nil {
+			for i := range insts {
+				if s.has(&insts[i]) {
+					envMasks[insts[i].Opcode] |= 1 << h
+				}
+			}
+		}
+	}
+	// (Only the grammar's opcodes: the others have nothing to note.)
+	envOpInfos = make([]envOpInfo, envMaxOpcode+1)
+	for _, in := range insts {
+		op := in.Opcode
+		e := &envOpInfos[op]
+		*e = envOpInfo{dense: envOpDense[op], mask: envMasks[op], fast: envFastEnum[op]}
+		e.plain = e.mask == 0 && e.fast == nil && op != grammar.OpExtInst
+	}
+}
 
 // envIndex holds what the environment families share for one run.
 type envIndex struct {
@@ -402,7 +443,9 @@ type envExtSet struct {
 
 // envExtEnums holds, per set of grammar.ExtSets(), which of its
 // instructions have enumerant operands, by extended opcode.
-var envExtEnums = func() [][]bool {
+var envExtEnums [][]bool // (see loadTables)
+
+func buildEnvExtEnums() [][]bool {
 	var t [][]bool
 	for _, g := range grammar.ExtSets() {
 		var has []bool
@@ -419,7 +462,7 @@ var envExtEnums = func() [][]bool {
 		t = append(t, has)
 	}
 	return t
-}()
+}
 
 // envOf returns the environment facts of c's module, computed on first
 // use in the run: the index comes from the shared scan of the structural
@@ -435,24 +478,6 @@ func envOf(c *checker) *envIndex {
 
 // newEnvIndex prepares the index of m, in r's memory when r is not nil.
 func newEnvIndex(m *spirv.Module, r *run) *envIndex {
-	envMasksOnce.Do(func() {
-		if len(envSets) > 64 {
-			panic("validate: more than 64 envWatch sets")
-		}
-		envMasks = make([]uint64, envMaxOpcode+1)
-		for h, s := range envSets {
-			for op, in := range s {
-				if in {
-					envMasks[op] |= 1 << h
-				}
-			}
-		}
-		envOpInfos = make([]envOpInfo, envMaxOpcode+1)
-		for op := range envOpInfos {
-			envOpInfos[op] = envOpInfo{dense: envOpDense[op], mask: envMasks[op], fast: envFastEnum[grammar.Opcode(op)]}
-			envOpInfos[op].plain = envOpDense[op] > 0 && envMasks[op] == 0 && envFastEnum[grammar.Opcode(op)] == nil && grammar.Opcode(op) != grammar.OpExtInst
-		}
-	})
 	if r == nil {
 		return &envIndex{
 			mod:       m,

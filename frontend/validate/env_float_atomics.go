@@ -89,8 +89,8 @@ func checkEnvFloatAtomics(c *checker) {
 	}
 }
 
-var envFloatAtomicSet = envWatch(newEnvOps(grammar.OpAtomicLoad, grammar.OpAtomicStore, grammar.OpAtomicExchange,
-	grammar.OpAtomicFAddEXT, grammar.OpAtomicFMinEXT, grammar.OpAtomicFMaxEXT))
+var envFloatAtomicSet = envWatch(grammar.OpAtomicLoad, grammar.OpAtomicStore, grammar.OpAtomicExchange,
+	grammar.OpAtomicFAddEXT, grammar.OpAtomicFMinEXT, grammar.OpAtomicFMaxEXT)
 
 // envFPAtomicNames names ZE_DEVICE_FP_ATOMIC_EXT_FLAG_* bits.
 func envFPAtomicNames(f FPAtomics) string {

@@ -21,7 +21,7 @@ func init() {
 	)
 }
 
-var envImageSet = envWatch(newEnvOps(grammar.OpTypeImage, grammar.OpImageWrite, grammar.OpImageRead, grammar.OpImageSampleExplicitLod))
+var envImageSet = envWatch(grammar.OpTypeImage, grammar.OpImageWrite, grammar.OpImageRead, grammar.OpImageSampleExplicitLod)
 
 func checkEnvImages(c *checker) {
 	m := c.m

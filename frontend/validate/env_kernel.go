@@ -16,7 +16,7 @@ func init() {
 }
 
 // envEntrySet watches OpEntryPoint.
-var envEntrySet = envWatch(newEnvOps(grammar.OpEntryPoint))
+var envEntrySet = envWatch(grammar.OpEntryPoint)
 
 func checkEnvKernel(c *checker) {
 	m := c.m

@@ -13,7 +13,7 @@ func init() {
 	)
 }
 
-var envModelSet = envWatch(newEnvOps(grammar.OpEntryPoint, grammar.OpMemoryModel))
+var envModelSet = envWatch(grammar.OpEntryPoint, grammar.OpMemoryModel)
 
 func checkEnvModel(c *checker) {
 	m := c.m

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strconv"
 
 	"spv2visa/frontend/spirv"
@@ -24,18 +25,10 @@ const (
 	scopeMemory
 )
 
-// envScopeOps is the set of opcodes with IdScope operands.
-var envScopeOps = func() envOps {
-	s := newEnvOps()
-	for _, in := range grammar.Insts() {
-		for _, o := range in.Operands {
-			if o.Kind == grammar.KindIdScope {
-				s[in.Opcode] = true
-			}
-		}
-	}
-	return s
-}()
+// envHasScope reports whether in has IdScope operands.
+func envHasScope(in *grammar.Inst) bool {
+	return slices.ContainsFunc(in.Operands, func(o grammar.Operand) bool { return o.Kind == grammar.KindIdScope })
+}
 
 // envScopeRole returns the role of the k-th IdScope operand of op, by
 // its name in the grammar.
@@ -61,7 +54,7 @@ func envScopeRole(op grammar.Opcode, k int) uint8 {
 	return scopeOther
 }
 
-var envScopeSet = envWatch(envScopeOps)
+var envScopeSet = envWatchIf(envHasScope)
 
 func checkEnvScopes(c *checker) {
 	m := c.m

@@ -51,10 +51,10 @@ func checkEnvSubgroups(c *checker) {
 	}
 }
 
-var envSubgroupSet = envWatch(newEnvOps(grammar.OpSubgroupShuffleINTEL, grammar.OpSubgroupShuffleDownINTEL,
+var envSubgroupSet = envWatch(grammar.OpSubgroupShuffleINTEL, grammar.OpSubgroupShuffleDownINTEL,
 	grammar.OpSubgroupShuffleUpINTEL, grammar.OpSubgroupShuffleXorINTEL,
 	grammar.OpSubgroupBlockReadINTEL, grammar.OpSubgroupBlockWriteINTEL,
-	grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL))
+	grammar.OpSubgroupImageBlockReadINTEL, grammar.OpSubgroupImageBlockWriteINTEL)
 
 // envShuffleType returns why typ is not a Data type of the shuffles, or "".
 func envShuffleType(e *envModule, typ spirv.ID) string {

@@ -20,7 +20,7 @@ func init() {
 	)
 }
 
-var envTypeSet = envWatch(newEnvOps(grammar.OpTypeInt, grammar.OpTypeFloat, grammar.OpTypeVector))
+var envTypeSet = envWatch(grammar.OpTypeInt, grammar.OpTypeFloat, grammar.OpTypeVector)
 
 func checkEnvTypes(c *checker) {
 	x := envOf(c)

@@ -99,7 +99,7 @@ func checkFunctions(c *checker) {
 }
 
 // stExecModeSet watches the execution modes (see envWatch).
-var stExecModeSet = envWatch(newEnvOps(grammar.OpExecutionMode, grammar.OpExecutionModeId))
+var stExecModeSet = envWatch(grammar.OpExecutionMode, grammar.OpExecutionModeId)
 
 // entryKey tells entry points apart: their execution model and name.
 type entryKey struct {

@@ -57,7 +57,9 @@ func (s stSort) String() string {
 }
 
 // stOpSorts holds the sort of the result of each opcode.
-var stOpSorts = func() []stSort {
+var stOpSorts []stSort // (see loadTables)
+
+func buildStOpSorts() []stSort {
 	insts := grammar.Insts()
 	max := 0
 	for i := range insts {
@@ -92,19 +94,21 @@ var stOpSorts = func() []stSort {
 		t[in.Opcode] = s
 	}
 	return t
-}()
+}
 
 // stOpSort returns the sort of the result of an instruction with opcode op.
 func stOpSort(op grammar.Opcode) stSort { return stSortOf[op] }
 
 // stSortOf is stOpSorts for every 16-bit opcode, so that a look-up needs
 // no bounds check.
-var stSortOf = func() *[1 << 16]stSort {
+var stSortOf *[1 << 16]stSort // (see loadTables)
+
+func buildStSortOf() *[1 << 16]stSort {
 	// (Built in place: an array result would be copied at start-up.)
 	t := new([1 << 16]stSort)
 	copy(t[:], stOpSorts)
 	return t
-}()
+}
 
 // stIsIDKind reports whether k is an <id> operand kind other than the
 // result.
@@ -484,11 +488,8 @@ func stIsConstantOp(op grammar.Opcode) bool {
 // diagnostic's instruction gives it (its friendly name, e.g. %uint_1 or
 // the sanitized OpName), or as %N.
 func (v *stView) idStr(id spirv.ID) string {
-	if i := v.m.DefIndex(id); i >= 0 {
-		s := v.m.InstString(i)
-		if j := strings.Index(s, " = "); j > 1 && s[0] == '%' && !strings.ContainsAny(s[:j], " \t") {
-			return s[:j]
-		}
+	if v.m.DefIndex(id) >= 0 {
+		return v.m.IDName(id)
 	}
 	return "%" + strconv.FormatUint(uint64(id), 10)
 }

@@ -170,7 +170,9 @@ func stPlainValues(op grammar.Opcode) bool {
 	return false
 }
 
-var stPlain = func() []bool {
+var stPlain []bool // (see loadTables)
+
+func buildStPlain() []bool {
 	t := make([]bool, len(stOpSorts))
 	for i := range t {
 		op := grammar.Opcode(i)
@@ -194,7 +196,7 @@ var stPlain = func() []bool {
 		t[i] = true
 	}
 	return t
-}()
+}
 
 // stKnownOperands reports whether every <id> operand (but the result
 // type) of op takes a value: the core instructions whose operands are
@@ -207,7 +209,9 @@ func stKnownOperands(op grammar.Opcode) bool {
 	return false
 }
 
-var stValueOnly = func() []bool {
+var stValueOnly []bool // (see loadTables)
+
+func buildStValueOnly() []bool {
 	insts := grammar.Insts()
 	t := make([]bool, len(stOpSorts))
 	for i := range insts {
@@ -227,7 +231,7 @@ var stValueOnly = func() []bool {
 		t[in.Opcode] = ok
 	}
 	return t
-}()
+}
 
 func containsFold(s, sub string) bool {
 	n, m := len(s), len(sub)
@@ -468,7 +472,9 @@ const (
 	stFastClassCount
 )
 
-var stFastClasses = func() []uint8 {
+var stFastClasses []uint8 // (see loadTables)
+
+func buildStFastClasses() []uint8 {
 	t := make([]uint8, len(stOpSorts))
 	for i := range t {
 		op := grammar.Opcode(i)
@@ -492,7 +498,7 @@ var stFastClasses = func() []uint8 {
 	t[grammar.OpSwitch] = stFastCondBranch
 	t[grammar.OpExtInst] = stFastExtInst
 	return t
-}()
+}
 
 // operand checks <id> operand k of instruction i (see inst).
 func (x *idsChecker) operand(i int, in *spirv.Inst, k int, f *spirv.Function, b int32) {
@@ -674,14 +680,16 @@ func (x *idsChecker) roleError(i int, in *spirv.Inst, k int, role stRole, id spi
 }
 
 // stMemberOps are the opcodes memberIndices looks at.
-var stMemberOps = func() []bool {
+var stMemberOps []bool // (see loadTables)
+
+func buildStMemberOps() []bool {
 	t := make([]bool, len(stOpSorts))
 	for _, op := range []grammar.Opcode{grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString,
 		grammar.OpMemberDecorateIdEXT, grammar.OpGroupMemberDecorate, grammar.OpGroupDecorate, grammar.OpDecorate} {
 		t[op] = true
 	}
 	return t
-}()
+}
 
 // memberIndices checks the member operands of OpMemberName,
 // OpMemberDecorate and OpGroupMemberDecorate, instruction i (before the

@@ -85,7 +85,12 @@ func checkLayout(c *checker) {
 			continue
 		}
 		in := &m.Insts[i]
-		s := spirv.SectionOf(in)
+		var s spirv.Section
+		if op := in.Opcode; int(op) < len(stSections) && op != grammar.OpExtInst {
+			s = stSections[op] // (a table: this runs for every instruction outside functions)
+		} else {
+			s = spirv.SectionOf(in)
+		}
 		switch in.Opcode {
 		case grammar.OpMemoryModel:
 			memoryModels++
@@ -156,7 +161,9 @@ func (v *stView) extName(in *spirv.Inst) string {
 // stSections holds the layout section of each opcode (as spirv.SectionOf
 // gives it for an instruction outside a function; OpExtInst depends on
 // its set).
-var stSections = func() []spirv.Section {
+var stSections []spirv.Section // (see loadTables)
+
+func buildStSections() []spirv.Section {
 	t := make([]spirv.Section, len(stOpSorts))
 	for i := range t {
 		if grammar.Lookup(grammar.Opcode(i)) != nil {
@@ -164,11 +171,13 @@ var stSections = func() []spirv.Section {
 		}
 	}
 	return t
-}()
+}
 
 // stLayoutPlain holds the opcodes that may appear anywhere in a block
 // but its start (the common case the function walk skips quickly).
-var stLayoutPlain = func() []bool {
+var stLayoutPlain []bool // (see loadTables)
+
+func buildStLayoutPlain() []bool {
 	t := make([]bool, len(stOpSorts))
 	for i := range t {
 		switch op := grammar.Opcode(i); op {
@@ -179,7 +188,7 @@ var stLayoutPlain = func() []bool {
 		}
 	}
 	return t
-}()
+}
 
 // layoutWalk checks the instructions of the functions' blocks, one at a
 // time as the shared scan (stScan) passes them.

@@ -63,7 +63,9 @@ func init() {
 
 // stArgStart holds, per opcode, the index in Ops of the first operand
 // after the result type and result.
-var stArgStart = func() []uint8 {
+var stArgStart []uint8 // (see loadTables)
+
+func buildStArgStart() []uint8 {
 	insts := grammar.Insts()
 	t := make([]uint8, len(stOpSorts))
 	for i := range insts {
@@ -78,11 +80,13 @@ var stArgStart = func() []uint8 {
 		t[in.Opcode] = a
 	}
 	return t
-}()
+}
 
 // stHasScope holds, per opcode, whether it has Scope or Memory Semantics
 // operands.
-var stHasScope = func() []bool {
+var stHasScope []bool // (see loadTables)
+
+func buildStHasScope() []bool {
 	insts := grammar.Insts()
 	t := make([]bool, len(stOpSorts))
 	for i := range insts {
@@ -93,7 +97,7 @@ var stHasScope = func() []bool {
 		}
 	}
 	return t
-}()
+}
 
 // opx is the instruction under check.
 type opx struct {
@@ -272,14 +276,16 @@ func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFu
 // instruction with opcode op, so that the scan calls it only then.
 func opxNeeded(op grammar.Opcode) bool { return opxNeeds[op] }
 
-var opxNeeds = func() *[1 << 16]bool {
+var opxNeeds *[1 << 16]bool // (see loadTables)
+
+func buildOpxNeeds() *[1 << 16]bool {
 	t := new([1 << 16]bool)
 	for op, scope := range stHasScope {
 		t[op] = opxClasses[op] != opxNone || scope
 	}
 	t[grammar.OpSpecConstantOp] = true
 	return t
-}()
+}
 
 // dispatch checks the instruction by its operation. It is a switch
 // rather than a table of functions so that the compiler sees every
@@ -385,7 +391,9 @@ const (
 )
 
 // opxClasses holds the class of each opcode.
-var opxClasses = func() *[1 << 16]uint8 {
+var opxClasses *[1 << 16]uint8 // (see loadTables)
+
+func buildOpxClasses() *[1 << 16]uint8 {
 	t := new([1 << 16]uint8)
 	on := func(c uint8, ops ...grammar.Opcode) {
 		for _, op := range ops {
@@ -484,7 +492,7 @@ var opxClasses = func() *[1 << 16]uint8 {
 		}
 	}
 	return t
-}()
+}
 
 // scopes checks the Scope and Memory Semantics operands of the
 // instruction: 32-bit integer constants.

@@ -258,24 +258,24 @@ func stConstStr(v *stView, id spirv.ID) string {
 
 // stSpecOpsKernel are the operations OpSpecConstantOp allows with the
 // Kernel capability (SPIR-V 3.52.12, OpSpecConstantOp).
-var stSpecOpsKernel = map[grammar.Opcode]bool{
-	grammar.OpSConvert: true, grammar.OpUConvert: true, grammar.OpFConvert: true, grammar.OpSNegate: true, grammar.OpNot: true,
-	grammar.OpIAdd: true, grammar.OpISub: true, grammar.OpIMul: true, grammar.OpUDiv: true, grammar.OpSDiv: true,
-	grammar.OpUMod: true, grammar.OpSRem: true, grammar.OpSMod: true, grammar.OpShiftRightLogical: true,
-	grammar.OpShiftRightArithmetic: true, grammar.OpShiftLeftLogical: true, grammar.OpBitwiseOr: true,
-	grammar.OpBitwiseXor: true, grammar.OpBitwiseAnd: true, grammar.OpVectorShuffle: true, grammar.OpCompositeExtract: true,
-	grammar.OpCompositeInsert: true, grammar.OpLogicalOr: true, grammar.OpLogicalAnd: true, grammar.OpLogicalNot: true,
-	grammar.OpLogicalEqual: true, grammar.OpLogicalNotEqual: true, grammar.OpSelect: true, grammar.OpIEqual: true,
-	grammar.OpINotEqual: true, grammar.OpULessThan: true, grammar.OpSLessThan: true, grammar.OpUGreaterThan: true,
-	grammar.OpSGreaterThan: true, grammar.OpULessThanEqual: true, grammar.OpSLessThanEqual: true,
-	grammar.OpUGreaterThanEqual: true, grammar.OpSGreaterThanEqual: true,
+var stSpecOpsKernel = []grammar.Opcode{
+	grammar.OpSConvert, grammar.OpUConvert, grammar.OpFConvert, grammar.OpSNegate, grammar.OpNot,
+	grammar.OpIAdd, grammar.OpISub, grammar.OpIMul, grammar.OpUDiv, grammar.OpSDiv,
+	grammar.OpUMod, grammar.OpSRem, grammar.OpSMod, grammar.OpShiftRightLogical,
+	grammar.OpShiftRightArithmetic, grammar.OpShiftLeftLogical, grammar.OpBitwiseOr,
+	grammar.OpBitwiseXor, grammar.OpBitwiseAnd, grammar.OpVectorShuffle, grammar.OpCompositeExtract,
+	grammar.OpCompositeInsert, grammar.OpLogicalOr, grammar.OpLogicalAnd, grammar.OpLogicalNot,
+	grammar.OpLogicalEqual, grammar.OpLogicalNotEqual, grammar.OpSelect, grammar.OpIEqual,
+	grammar.OpINotEqual, grammar.OpULessThan, grammar.OpSLessThan, grammar.OpUGreaterThan,
+	grammar.OpSGreaterThan, grammar.OpULessThanEqual, grammar.OpSLessThanEqual,
+	grammar.OpUGreaterThanEqual, grammar.OpSGreaterThanEqual,
 	// Kernel only.
-	grammar.OpConvertFToS: true, grammar.OpConvertSToF: true, grammar.OpConvertFToU: true, grammar.OpConvertUToF: true,
-	grammar.OpConvertPtrToU: true, grammar.OpConvertUToPtr: true, grammar.OpGenericCastToPtr: true,
-	grammar.OpPtrCastToGeneric: true, grammar.OpBitcast: true, grammar.OpFNegate: true, grammar.OpFAdd: true,
-	grammar.OpFSub: true, grammar.OpFMul: true, grammar.OpFDiv: true, grammar.OpFRem: true, grammar.OpFMod: true,
-	grammar.OpAccessChain: true, grammar.OpInBoundsAccessChain: true, grammar.OpPtrAccessChain: true,
-	grammar.OpInBoundsPtrAccessChain: true,
+	grammar.OpConvertFToS, grammar.OpConvertSToF, grammar.OpConvertFToU, grammar.OpConvertUToF,
+	grammar.OpConvertPtrToU, grammar.OpConvertUToPtr, grammar.OpGenericCastToPtr,
+	grammar.OpPtrCastToGeneric, grammar.OpBitcast, grammar.OpFNegate, grammar.OpFAdd,
+	grammar.OpFSub, grammar.OpFMul, grammar.OpFDiv, grammar.OpFRem, grammar.OpFMod,
+	grammar.OpAccessChain, grammar.OpInBoundsAccessChain, grammar.OpPtrAccessChain,
+	grammar.OpInBoundsPtrAccessChain,
 }
 
 // constantDecl checks the constant instruction i.
@@ -311,7 +311,7 @@ func constantDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 			c.errorf(i, "types.constant-sampler", "OpConstantSampler normalization parameter %d: it is 0 (unnormalized) or 1 (normalized coordinates)", p)
 		}
 	case grammar.OpSpecConstantOp:
-		if !stSpecOpsKernel[in.SpecOp(c.m)] {
+		if !slices.Contains(stSpecOpsKernel, in.SpecOp(c.m)) {
 			c.errorf(i, "types.spec-constant-op", "OpSpecConstantOp with operation %s, which the Kernel capability does not allow", in.SpecOp(c.m))
 		}
 	}
