@@ -18,8 +18,6 @@ func init() {
 
 // envAtomicPtr gives, per opcode, 1 + the operand index of the Pointer
 // of an atomic instruction (0: not an atomic instruction).
-var envAtomicPtr []uint8 // (see loadTables)
-
 func buildEnvAtomicPtr() []uint8 {
 	t := make([]uint8, envMaxOpcode+1)
 	for _, in := range grammar.Insts() {

@@ -40,62 +40,51 @@ func envHasImages(d *Device) bool { return d.Images }
 
 // envCapabilities is every capability a module may declare. Anything
 // else (Shader, Matrix, DeviceEnqueue, Pipes, GroupNonUniform*, ...) is
-// rejected by name. (Built with the tables: the device predicates of the
-// float atomics are closures, which would be allocated at start-up.)
-var envCapabilities []envCap // (see loadTables)
-
-func buildEnvCapabilities() []envCap {
-	return []envCap{
-		// Required for SPIR-V 1.0 to 1.2 by the environment, on every device.
-		{cap: grammar.CapabilityAddresses, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityFloat16Buffer, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityInt64, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityInt16, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityInt8, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityKernel, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityLinkage, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityVector16, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityGenericPointer, why: "required (SPIR-V 1.0)"},
-		{cap: grammar.CapabilityGroups, why: "required (SPIR-V 1.0)"},
-		// Required on devices reporting the matching property.
-		{cap: grammar.CapabilityImageBasic, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with images"},
-		{cap: grammar.CapabilityLiteralSampler, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-		{cap: grammar.CapabilitySampled1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-		{cap: grammar.CapabilityImage1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-		{cap: grammar.CapabilitySampledBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-		{cap: grammar.CapabilityImageBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-		{cap: grammar.CapabilityImageReadWrite, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
-		{cap: grammar.CapabilityFloat16, device: func(d *Device) bool { return d.FP16 }, feature: "ZE_DEVICE_MODULE_FLAG_FP16", why: "required with fp16"},
-		{cap: grammar.CapabilityFloat64, device: func(d *Device) bool { return d.FP64 }, feature: "ZE_DEVICE_MODULE_FLAG_FP64", why: "required with fp64"},
-		{cap: grammar.CapabilityInt64Atomics, device: func(d *Device) bool { return d.Int64Atomics }, feature: "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS", why: "required with int64 atomics"},
-		// SPV_INTEL_subgroups: required when the extension is declared (the
-		// extension itself is checked by env.requires-extension).
-		{cap: grammar.CapabilitySubgroupShuffleINTEL, why: "SPV_INTEL_subgroups"},
-		{cap: grammar.CapabilitySubgroupBufferBlockIOINTEL, why: "SPV_INTEL_subgroups"},
-		{cap: grammar.CapabilitySubgroupImageBlockIOINTEL, why: "SPV_INTEL_subgroups"},
-		// ZE_extension_float_atomics.
-		{cap: grammar.CapabilityAtomicFloat16AddEXT, device: fpAtomicsHas(16, atomicAdd), feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
-		{cap: grammar.CapabilityAtomicFloat32AddEXT, device: fpAtomicsHas(32, atomicAdd), feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
-		{cap: grammar.CapabilityAtomicFloat64AddEXT, device: fpAtomicsHas(64, atomicAdd), feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
-		{cap: grammar.CapabilityAtomicFloat16MinMaxEXT, device: fpAtomicsHas(16, atomicMinMax), feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
-		{cap: grammar.CapabilityAtomicFloat32MinMaxEXT, device: fpAtomicsHas(32, atomicMinMax), feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
-		{cap: grammar.CapabilityAtomicFloat64MinMaxEXT, device: fpAtomicsHas(64, atomicMinMax), feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
-		// Beyond the environment's list, what real OpenCL toolchains emit:
-		// llvm-spirv-15 declares SubgroupDispatch for the SubgroupSize
-		// execution mode of intel_reqd_sub_group_size, which the Intel
-		// compiler honours (ocloc builds such modules for every device). Its
-		// implicit DeviceEnqueue enables nothing (see envModule.enabled).
-		{cap: grammar.CapabilitySubgroupDispatch, why: "intel_reqd_sub_group_size"},
-		// Hints with extensions in envExtensions.
-		{cap: grammar.CapabilityOptNoneEXT, why: "SPV_INTEL_optnone, SPV_EXT_optnone"},
-		{cap: grammar.CapabilityExpectAssumeKHR, why: "SPV_KHR_expect_assume"},
-	}
-}
-
-// fpAtomicsHas returns a device predicate: the float atomic flags of
-// width bits include one of want.
-func fpAtomicsHas(width uint32, want FPAtomics) func(*Device) bool {
-	return func(d *Device) bool { return d.fpAtomics(width)&want != 0 }
+// rejected by name. (Static data: the device predicates capture nothing.)
+var envCapabilities = []envCap{
+	// Required for SPIR-V 1.0 to 1.2 by the environment, on every device.
+	{cap: grammar.CapabilityAddresses, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityFloat16Buffer, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityInt64, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityInt16, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityInt8, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityKernel, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityLinkage, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityVector16, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityGenericPointer, why: "required (SPIR-V 1.0)"},
+	{cap: grammar.CapabilityGroups, why: "required (SPIR-V 1.0)"},
+	// Required on devices reporting the matching property.
+	{cap: grammar.CapabilityImageBasic, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with images"},
+	{cap: grammar.CapabilityLiteralSampler, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+	{cap: grammar.CapabilitySampled1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+	{cap: grammar.CapabilityImage1D, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+	{cap: grammar.CapabilitySampledBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+	{cap: grammar.CapabilityImageBuffer, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+	{cap: grammar.CapabilityImageReadWrite, device: envHasImages, feature: "image support (ze_device_image_properties_t.supported)", why: "required with ImageBasic"},
+	{cap: grammar.CapabilityFloat16, device: func(d *Device) bool { return d.FP16 }, feature: "ZE_DEVICE_MODULE_FLAG_FP16", why: "required with fp16"},
+	{cap: grammar.CapabilityFloat64, device: func(d *Device) bool { return d.FP64 }, feature: "ZE_DEVICE_MODULE_FLAG_FP64", why: "required with fp64"},
+	{cap: grammar.CapabilityInt64Atomics, device: func(d *Device) bool { return d.Int64Atomics }, feature: "ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS", why: "required with int64 atomics"},
+	// SPV_INTEL_subgroups: required when the extension is declared (the
+	// extension itself is checked by env.requires-extension).
+	{cap: grammar.CapabilitySubgroupShuffleINTEL, why: "SPV_INTEL_subgroups"},
+	{cap: grammar.CapabilitySubgroupBufferBlockIOINTEL, why: "SPV_INTEL_subgroups"},
+	{cap: grammar.CapabilitySubgroupImageBlockIOINTEL, why: "SPV_INTEL_subgroups"},
+	// ZE_extension_float_atomics.
+	{cap: grammar.CapabilityAtomicFloat16AddEXT, device: func(d *Device) bool { return d.FP16Atomics&atomicAdd != 0 }, feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
+	{cap: grammar.CapabilityAtomicFloat32AddEXT, device: func(d *Device) bool { return d.FP32Atomics&atomicAdd != 0 }, feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
+	{cap: grammar.CapabilityAtomicFloat64AddEXT, device: func(d *Device) bool { return d.FP64Atomics&atomicAdd != 0 }, feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD or _LOCAL_ADD", why: "float atomics"},
+	{cap: grammar.CapabilityAtomicFloat16MinMaxEXT, device: func(d *Device) bool { return d.FP16Atomics&atomicMinMax != 0 }, feature: "fp16Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
+	{cap: grammar.CapabilityAtomicFloat32MinMaxEXT, device: func(d *Device) bool { return d.FP32Atomics&atomicMinMax != 0 }, feature: "fp32Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
+	{cap: grammar.CapabilityAtomicFloat64MinMaxEXT, device: func(d *Device) bool { return d.FP64Atomics&atomicMinMax != 0 }, feature: "fp64Flags with ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX or _LOCAL_MIN_MAX", why: "float atomics"},
+	// Beyond the environment's list, what real OpenCL toolchains emit:
+	// llvm-spirv-15 declares SubgroupDispatch for the SubgroupSize
+	// execution mode of intel_reqd_sub_group_size, which the Intel
+	// compiler honours (ocloc builds such modules for every device). Its
+	// implicit DeviceEnqueue enables nothing (see envModule.enabled).
+	{cap: grammar.CapabilitySubgroupDispatch, why: "intel_reqd_sub_group_size"},
+	// Hints with extensions in envExtensions.
+	{cap: grammar.CapabilityOptNoneEXT, why: "SPV_INTEL_optnone, SPV_EXT_optnone"},
+	{cap: grammar.CapabilityExpectAssumeKHR, why: "SPV_KHR_expect_assume"},
 }
 
 // fpAtomicsAny reports whether some width's flags include one of want.
@@ -141,8 +130,6 @@ var envExtensions = []envExtension{
 }
 
 // envCapIndex maps a capability value to 1 + its index in envCapabilities.
-var envCapIndex []uint8 // (see loadTables)
-
 func buildEnvCapIndex() []uint8 {
 	idx := make([]uint8, envMaxCapability+1)
 	for i, c := range envCapabilities {
@@ -228,7 +215,7 @@ func checkEnvCaps(c *checker) {
 var envEnumSet = envWatchIf(func(in *grammar.Inst) bool {
 	// The scan lists only the extended instructions with enumerant
 	// operands (envIndex.noteExtInst).
-	if in.Opcode == grammar.OpExtInst || envFastEnum[in.Opcode] != nil {
+	if in.Opcode == grammar.OpExtInst || envFastEnum(in) != nil {
 		return false
 	}
 	return in.Opcode == grammar.OpSpecConstantOp || slices.ContainsFunc(in.Operands, func(o grammar.Operand) bool { return envIsEnum(o.Kind) })
@@ -240,25 +227,19 @@ type envEnumSlot struct {
 	kind grammar.Kind
 }
 
-// envFastEnum gives, by opcode, the enumerant operands of its
-// instructions when they sit at fixed words (before any operand of
-// varying size, and with no enumerant parameters of their own), so that
-// the shared scan reads them straight from the module's words. The
-// other opcodes, whose instructions envIndex lists instead, have none.
-// (A map: few opcodes have enumerants.)
-var envFastEnum map[grammar.Opcode][]envEnumSlot // (see loadTables)
-
-func buildEnvFastEnum() map[grammar.Opcode][]envEnumSlot {
-	t := map[grammar.Opcode][]envEnumSlot{}
-	for _, in := range grammar.Insts() {
-		if in.Opcode == grammar.OpExtInst || in.Opcode == grammar.OpSpecConstantOp {
-			continue
-		}
-		if slots, ok := envFastLayout(&in); ok && len(slots) > 0 {
-			t[in.Opcode] = slots
-		}
+// envFastEnum gives the enumerant operands of in's instructions when
+// they sit at fixed words (before any operand of varying size, and with
+// no enumerant parameters of their own), so that the shared scan reads
+// them straight from the module's words (envOpInfo.fast). The other
+// opcodes, whose instructions envIndex lists instead, have none.
+func envFastEnum(in *grammar.Inst) []envEnumSlot {
+	if in.Opcode == grammar.OpExtInst || in.Opcode == grammar.OpSpecConstantOp {
+		return nil
 	}
-	return t
+	if slots, ok := envFastLayout(in); ok && len(slots) > 0 {
+		return slots
+	}
+	return nil
 }
 
 func envIsEnum(k grammar.Kind) bool {
@@ -407,8 +388,6 @@ func envMet(r requirement, needCaps bool) bool {
 
 // envOpMet holds, per opcode (by envOpDense - 1), whether every module
 // may use it (see envMet), so that checkEnabled skips it.
-var envOpMet []bool // (see loadTables)
-
 func buildEnvOpMet() []bool {
 	t := make([]bool, len(grammar.Insts()))
 	for d, info := range grammar.Insts() {
@@ -419,8 +398,6 @@ func buildEnvOpMet() []bool {
 
 // envEnumMet holds, per enumerant kind and enumerant (by its index in
 // enumFirst), whether every module may use it.
-var envEnumMet [][]bool // (see loadTables)
-
 func buildEnvEnumMet() [][]bool {
 	t := make([][]bool, grammar.NumKinds())
 	for k := range t {

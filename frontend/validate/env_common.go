@@ -17,8 +17,6 @@ import (
 type envCapSet []uint64
 
 // envMaxCapability is the largest capability value the grammar knows.
-var envMaxCapability uint32 // (see loadTables)
-
 func buildEnvMaxCapability() uint32 {
 	es := grammar.KindCapability.Info().Enumerants
 	return es[len(es)-1].Value
@@ -267,8 +265,6 @@ func envA(s string) string {
 }
 
 // envKindCat caches each operand kind's category for the operand loop.
-var envKindCat []grammar.Category // (see loadTables)
-
 func buildEnvKindCat() []grammar.Category {
 	cs := make([]grammar.Category, grammar.NumKinds())
 	for k := range cs {
@@ -278,8 +274,6 @@ func buildEnvKindCat() []grammar.Category {
 }
 
 // envMaxOpcode is the largest opcode the grammar knows.
-var envMaxOpcode int // (see loadTables)
-
 func buildEnvMaxOpcode() int {
 	max := 0
 	for _, in := range grammar.Insts() {
@@ -292,8 +286,6 @@ func buildEnvMaxOpcode() int {
 
 // envOpDense numbers the opcodes densely: 1 + the index in
 // grammar.Insts() of each, by opcode (0: not an opcode).
-var envOpDense []uint16 // (see loadTables)
-
 func buildEnvOpDense() []uint16 {
 	t := make([]uint16, envMaxOpcode+1)
 	for d, in := range grammar.Insts() {
@@ -307,8 +299,6 @@ func buildEnvOpDense() []uint16 {
 // Enumerants, or 0. The table stops at envEnumDenseMax: a few kinds have
 // vendor values near 2^30 (ComponentType), and a table reaching them
 // would take gigabytes; envEnumIndex searches for those.
-var envEnumDense [][]uint16 // (see loadTables)
-
 func buildEnvEnumDense() [][]uint16 {
 	t := make([][]uint16, grammar.NumKinds())
 	for k := range t {
@@ -357,7 +347,7 @@ type envSet struct {
 // envSets are the sets of opcodes the environment families look at,
 // each registered once with envWatch or envWatchIf; envIndex lists the
 // instructions of each, found in a single pass over the module shared
-// by the families. (envMasks holds them, see loadTables.)
+// by the families. (envOpInfos holds them, by opcode.)
 var envSets = make([]envSet, 0, 16)
 
 // envWatch registers the set of opcodes ops and returns its handle into
@@ -374,39 +364,42 @@ func envWatchIf(has func(*grammar.Inst) bool) int {
 	return len(envSets) - 1
 }
 
-var (
-	envMasks []uint64 // per opcode: bit h set when envSets[h] holds it
-	// envOpInfos gathers, per opcode, what envIndex.inst looks up.
-	envOpInfos []envOpInfo
-)
-
-// buildEnvMasks builds envMasks and envOpInfos.
-func buildEnvMasks() {
+// envOpInfos gathers, per opcode, what envIndex.inst looks up;
+// envFastSlots holds the envFastEnum slots of every opcode in turn.
+func buildEnvOpInfos() ([]envOpInfo, []envEnumSlot) {
 	if len(envSets) > 64 {
 		panic("validate: more than 64 envWatch sets")
 	}
-	envMasks = make([]uint64, envMaxOpcode+1)
+	masks := make([]uint64, envMaxOpcode+1) // bit h: envSets[h] holds the opcode
 	insts := grammar.Insts()
 	for h, s := range envSets {
 		for _, op := range s.ops {
-			envMasks[op] |= 1 << h
+			masks[op] |= 1 << h
 		}
 		if s.has != nil {
 			for i := range insts {
 				if s.has(&insts[i]) {
-					envMasks[insts[i].Opcode] |= 1 << h
+					masks[insts[i].Opcode] |= 1 << h
 				}
 			}
 		}
 	}
 	// (Only the grammar's opcodes: the others have nothing to note.)
-	envOpInfos = make([]envOpInfo, envMaxOpcode+1)
-	for _, in := range insts {
-		op := in.Opcode
-		e := &envOpInfos[op]
-		*e = envOpInfo{dense: envOpDense[op], mask: envMasks[op], fast: envFastEnum[op]}
-		e.plain = e.mask == 0 && e.fast == nil && op != grammar.OpExtInst
+	t := make([]envOpInfo, envMaxOpcode+1)
+	var slots []envEnumSlot
+	for i := range insts {
+		op := insts[i].Opcode
+		fast := envFastEnum(&insts[i])
+		e := envOpInfo{dense: envOpDense[op], mask: masks[op]}
+		if fast != nil {
+			e.fast = uint16(len(slots))
+			slots = append(slots, fast...)
+			e.fastEnd = uint16(len(slots))
+		}
+		e.plain = e.mask == 0 && fast == nil && op != grammar.OpExtInst
+		t[op] = e
 	}
+	return t, slots
 }
 
 // envIndex holds what the environment families share for one run.
@@ -443,8 +436,6 @@ type envExtSet struct {
 
 // envExtEnums holds, per set of grammar.ExtSets(), which of its
 // instructions have enumerant operands, by extended opcode.
-var envExtEnums [][]bool // (see loadTables)
-
 func buildEnvExtEnums() [][]bool {
 	var t [][]bool
 	for _, g := range grammar.ExtSets() {
@@ -512,12 +503,13 @@ func (x *envIndex) release() {
 	x.extSets = x.extSets[:0]
 }
 
-// envOpInfo is what envIndex.inst needs of an opcode: envOpDense,
-// envMasks and envFastEnum.
+// envOpInfo is what envIndex.inst needs of an opcode. (No pointers, and
+// small: envOpInfos is static data with an entry for every opcode.)
 type envOpInfo struct {
-	dense uint16
-	mask  uint64
-	fast  []envEnumSlot
+	mask  uint64 // bit h set when envSets[h] holds the opcode
+	dense uint16 // envOpDense
+	// fast:fastEnd is where envFastSlots holds envFastEnum's slots.
+	fast, fastEnd uint16
 	// plain is set for the opcodes of which inst notes the first use
 	// and nothing else.
 	plain bool
@@ -563,7 +555,7 @@ func (x *envIndex) inst(i int, in *spirv.Inst, ws []uint32) {
 		h := bits.TrailingZeros64(mask)
 		x.lists[h] = append(x.lists[h], int32(i))
 	}
-	for _, s := range e.fast {
+	for _, s := range envFastSlots[e.fast:e.fastEnd] {
 		if int(s.word) < len(ws) {
 			x.noteEnum(s.kind, ws[s.word], i)
 		}

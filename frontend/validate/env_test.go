@@ -567,7 +567,6 @@ OpFunctionEnd
 // The tables name only capabilities and extensions the grammar knows,
 // once each.
 func TestEnvironmentTables(t *testing.T) {
-	loadTables()
 	seen := map[grammar.Capability]bool{}
 	for _, c := range envCapabilities {
 		if grammar.KindCapability.Enumerant(uint32(c.cap)) == nil || seen[c.cap] {
@@ -605,7 +604,6 @@ func TestEnvironmentTables(t *testing.T) {
 // families would reject (which they normally never see): they run here
 // directly on mutants of the corpus that the reader still accepts.
 func TestEnvironmentMutants(t *testing.T) {
-	loadTables()
 	files := corpusFiles(t)
 	var env []family
 	for _, f := range families {

@@ -57,8 +57,6 @@ func (s stSort) String() string {
 }
 
 // stOpSorts holds the sort of the result of each opcode.
-var stOpSorts []stSort // (see loadTables)
-
 func buildStOpSorts() []stSort {
 	insts := grammar.Insts()
 	max := 0
@@ -101,10 +99,7 @@ func stOpSort(op grammar.Opcode) stSort { return stSortOf[op] }
 
 // stSortOf is stOpSorts for every 16-bit opcode, so that a look-up needs
 // no bounds check.
-var stSortOf *[1 << 16]stSort // (see loadTables)
-
 func buildStSortOf() *[1 << 16]stSort {
-	// (Built in place: an array result would be copied at start-up.)
 	t := new([1 << 16]stSort)
 	copy(t[:], stOpSorts)
 	return t

@@ -170,8 +170,7 @@ func stPlainValues(op grammar.Opcode) bool {
 	return false
 }
 
-var stPlain []bool // (see loadTables)
-
+// stPlain holds stPlainValues by opcode.
 func buildStPlain() []bool {
 	t := make([]bool, len(stOpSorts))
 	for i := range t {
@@ -209,8 +208,7 @@ func stKnownOperands(op grammar.Opcode) bool {
 	return false
 }
 
-var stValueOnly []bool // (see loadTables)
-
+// stValueOnly holds stKnownOperands by opcode.
 func buildStValueOnly() []bool {
 	insts := grammar.Insts()
 	t := make([]bool, len(stOpSorts))
@@ -472,8 +470,7 @@ const (
 	stFastClassCount
 )
 
-var stFastClasses []uint8 // (see loadTables)
-
+// stFastClasses holds the class of each opcode.
 func buildStFastClasses() []uint8 {
 	t := make([]uint8, len(stOpSorts))
 	for i := range t {
@@ -680,8 +677,6 @@ func (x *idsChecker) roleError(i int, in *spirv.Inst, k int, role stRole, id spi
 }
 
 // stMemberOps are the opcodes memberIndices looks at.
-var stMemberOps []bool // (see loadTables)
-
 func buildStMemberOps() []bool {
 	t := make([]bool, len(stOpSorts))
 	for _, op := range []grammar.Opcode{grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString,

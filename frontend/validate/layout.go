@@ -161,8 +161,6 @@ func (v *stView) extName(in *spirv.Inst) string {
 // stSections holds the layout section of each opcode (as spirv.SectionOf
 // gives it for an instruction outside a function; OpExtInst depends on
 // its set).
-var stSections []spirv.Section // (see loadTables)
-
 func buildStSections() []spirv.Section {
 	t := make([]spirv.Section, len(stOpSorts))
 	for i := range t {
@@ -175,8 +173,6 @@ func buildStSections() []spirv.Section {
 
 // stLayoutPlain holds the opcodes that may appear anywhere in a block
 // but its start (the common case the function walk skips quickly).
-var stLayoutPlain []bool // (see loadTables)
-
 func buildStLayoutPlain() []bool {
 	t := make([]bool, len(stOpSorts))
 	for i := range t {

@@ -63,8 +63,6 @@ func init() {
 
 // stArgStart holds, per opcode, the index in Ops of the first operand
 // after the result type and result.
-var stArgStart []uint8 // (see loadTables)
-
 func buildStArgStart() []uint8 {
 	insts := grammar.Insts()
 	t := make([]uint8, len(stOpSorts))
@@ -84,8 +82,6 @@ func buildStArgStart() []uint8 {
 
 // stHasScope holds, per opcode, whether it has Scope or Memory Semantics
 // operands.
-var stHasScope []bool // (see loadTables)
-
 func buildStHasScope() []bool {
 	insts := grammar.Insts()
 	t := make([]bool, len(stOpSorts))
@@ -276,8 +272,7 @@ func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFu
 // instruction with opcode op, so that the scan calls it only then.
 func opxNeeded(op grammar.Opcode) bool { return opxNeeds[op] }
 
-var opxNeeds *[1 << 16]bool // (see loadTables)
-
+// opxNeeds holds opxNeeded by opcode.
 func buildOpxNeeds() *[1 << 16]bool {
 	t := new([1 << 16]bool)
 	for op, scope := range stHasScope {
@@ -391,8 +386,6 @@ const (
 )
 
 // opxClasses holds the class of each opcode.
-var opxClasses *[1 << 16]uint8 // (see loadTables)
-
 func buildOpxClasses() *[1 << 16]uint8 {
 	t := new([1 << 16]uint8)
 	on := func(c uint8, ops ...grammar.Opcode) {

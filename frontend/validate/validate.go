@@ -143,7 +143,6 @@ var runs = sync.Pool{New: func() any { return new(run) }}
 // Module validates m and returns its diagnostics (errors and warnings),
 // ordered by word offset. The module is valid when none is an error.
 func Module(m *spirv.Module, opts Options) []spirv.Diagnostic {
-	loadTables()
 	r := runs.Get().(*run)
 	defer func() {
 		r.release()
