@@ -55,7 +55,7 @@ var Passes = []Pass{
 	{Name: "memcombine", Func: memCombine, Desc: "merge loads and stores of adjacent scalars (structure fields, a[i] and a[i+1]) into vector accesses"},
 	{Name: "narrow", Func: narrow, Desc: "compute in 32 bits the 64-bit integers only needed modulo 2^32 (truncated, or non-negative buffer offsets under 4 GB)"},
 	{Name: "scalarize", Func: scalarize, Desc: "compute elementwise vector operations per component where only some components are read"},
-	{Name: "sinkloads", Func: sinkLoads, Desc: "move each load down to its first use in its block when no memory write lies between (shorter live ranges)"},
+	{Name: "sinkloads", Func: sinkLoads, Desc: "move each load down to its first use in its block when no memory write lies between, and values wider than their operands down to their only use (shorter live ranges)"},
 	{Name: "localaddr", Func: localAddr, Desc: "take the constant part out of __local pointer offsets (exact modulo 2^32): neighbouring accesses share an address and differ by an immediate"},
 	{Name: "deadargs", Module: deadArgs, Desc: "remove unused parameters of helper functions (kernels keep theirs; see UnusedParams)"},
 	{Name: "mathlib", Func: mathlib, Desc: "expand the OpenCL built-ins outside the backend's keep-set into IR within their ULP bounds (in no pipeline: the backend runs ExpandMath)"},
