@@ -209,14 +209,8 @@ func (f *Finalizer) finalizeBatch(ctx context.Context, jobs []Job, run []int) ([
 	rs := make([]*Result, len(run))
 	spilled := false
 	for k, i := range run {
-		stem := filepath.Join(dir, "k"+strconv.Itoa(k))
-		code, codeErr := os.ReadFile(stem + ".dat")
-		var asm []byte
-		var asmErr error
-		if listing {
-			asm, asmErr = os.ReadFile(stem + ".asm")
-		}
-		if codeErr != nil || asmErr != nil || len(code) == 0 {
+		code, asm, ok := readOutputs(filepath.Join(dir, "k"+strconv.Itoa(k)), listing)
+		if !ok {
 			return nil, nil
 		}
 		r := &Result{Code: code, Asm: soloLabels(string(asm), names[k], k), Messages: msgs[k]}

@@ -196,13 +196,8 @@ func (f *Finalizer) finalize(ctx context.Context, visa []byte, o Options, listin
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return nil, fmt.Errorf("finalizer %s: %w", command, runErr)
 	}
-	code, codeErr := os.ReadFile(filepath.Join(dir, base+".dat"))
-	var asm []byte
-	var asmErr error
-	if listing {
-		asm, asmErr = os.ReadFile(filepath.Join(dir, base+".asm"))
-	}
-	if codeErr != nil || asmErr != nil || len(code) == 0 {
+	code, asm, ok := readOutputs(filepath.Join(dir, base), listing)
+	if !ok {
 		if runErr != nil {
 			return nil, fail(runErr.Error() + "\n" + msgs)
 		}
@@ -222,6 +217,22 @@ func (f *Finalizer) finalize(ctx context.Context, visa []byte, o Options, listin
 		return nil, fail(runErr.Error() + "\n" + msgs)
 	}
 	return r, nil
+}
+
+// readOutputs reads what the finalizer wrote for one kernel, stem.dat
+// and, when listing, stem.asm; ok is false when one is missing or the
+// code is empty.
+func readOutputs(stem string, listing bool) (code, asm []byte, ok bool) {
+	code, err := os.ReadFile(stem + ".dat")
+	if err != nil || len(code) == 0 {
+		return nil, nil, false
+	}
+	if listing {
+		if asm, err = os.ReadFile(stem + ".asm"); err != nil {
+			return nil, nil, false
+		}
+	}
+	return code, asm, true
 }
 
 // errNeedsListing: the code alone does not show where the per-thread
