@@ -138,12 +138,12 @@ func sinkable(v *ir.Value) bool {
 	if v.Op == ir.OpPhi || len(v.Args) == 0 || isConstant(v) || v.Op.Info().Effect != ir.Pure || v.Type == nil {
 		return false
 	}
-	if isPredicate(v.Type) {
+	if v.Type.Scalar().Kind == ir.KBool {
 		return false
 	}
 	in := 0
 	for _, a := range v.Args {
-		if a.Type == nil || isPredicate(a.Type) {
+		if a.Type == nil || a.Type.Scalar().Kind == ir.KBool {
 			return false // predicates: kept next to their compare
 		}
 		if !isConstant(a) {
@@ -168,9 +168,4 @@ func isConstant(v *ir.Value) bool {
 		return true
 	}
 	return false
-}
-
-// isPredicate reports whether t is a boolean or a vector of booleans.
-func isPredicate(t *ir.Type) bool {
-	return t.Kind == ir.KBool || t.Kind == ir.KVector && t.Elem.Kind == ir.KBool
 }
