@@ -1,8 +1,11 @@
 package isel
 
 import (
+	"slices"
+
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
+	"spv2visa/passes/regalloc"
 )
 
 // block selects b's values and its terminator; next is the block laid
@@ -108,8 +111,57 @@ func (s *sel) copies(b, succ *ir.Block, p *visa.Var) {
 // predicated with the lanes that take it.
 func (s *sel) copiesIf(b *ir.Block, p *visa.Var) {
 	cs := s.edgeCopies(b, b.Succs[0], visa.If(p))
-	cs = append(cs, s.edgeCopies(b, b.Succs[1], visa.IfNot(p))...)
-	s.parallel(cs)
+	els := s.edgeCopies(b, b.Succs[1], visa.IfNot(p))
+	// The same copy on both edges (an exit phi sharing its header
+	// phi's variable: shareExits) is one copy for every lane.
+	for i, c := range cs {
+		for j, d := range els {
+			if d.dst == c.dst && d.src == c.src {
+				cs[i].pred = visa.Pred{}
+				els = append(els[:j], els[j+1:]...)
+				break
+			}
+		}
+	}
+	s.parallel(append(cs, els...))
+}
+
+// shareExits gives each loop-exit phi that can live in a header phi's
+// variable (regalloc.ExitShares) that variable, when both are vectors
+// of lanes (not uniform, not predicates) and the exit block is laid out
+// after the loop.
+func (s *sel) shareExits() {
+	shares := regalloc.ExitShares(s.f)
+	if len(shares) == 0 {
+		return
+	}
+	pos := make(map[*ir.Block]int, len(s.order))
+	for i, b := range s.order {
+		pos[b] = i
+	}
+	at := func(b *ir.Block) int {
+		if i, ok := pos[b]; ok {
+			return i
+		}
+		return -1
+	}
+	ids := make([]int, 0, len(shares))
+	for id := range shares {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // declaration order
+	for _, id := range ids {
+		e := shares[id]
+		x, h := e.Exit, e.Header
+		if s.vals[x.ID] != nil || s.scalar[x.ID] || s.scalar[h.ID] || at(x.Block) < 0 || !e.After(at) {
+			continue
+		}
+		hs := s.get(h)
+		if hs.konst || hs.v == nil || hs.preds != nil || hs.fields != nil {
+			continue
+		}
+		s.vals[x.ID] = hs
+	}
 }
 
 // parallel emits copies as if they happened at once: a source that is

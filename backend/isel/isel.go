@@ -209,6 +209,7 @@ func (s *sel) run() {
 	s.foldPrivate()
 	s.classify()
 	s.placeComponents()
+	s.shareExits()
 	s.layoutPayload()
 	s.layoutSLM()
 	s.k.SetStrAttr("Target", "3d")

@@ -260,6 +260,11 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 		return r, nil
 	}
 	first := f.NumBlocks()
+	var exits map[int]ExitShare
+	if joined {
+		// On the function as the backend sees it, before the split.
+		exits = ExitShares(f)
+	}
 	r.Split = splitCritical(f)
 	var order []*ir.Block
 	if t.Order != nil {
@@ -280,6 +285,15 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 		from = first
 	}
 	p := newProg(f, order, t, from)
+	for id, e := range exits {
+		if !e.After(func(b *ir.Block) int { return int(p.idx[b.ID]) }) {
+			delete(exits, id)
+		}
+	}
+	p.exits, p.headers = exits, map[int]ExitShare{}
+	for _, e := range exits {
+		p.headers[e.Header.ID] = e
+	}
 	for i, w := range widths {
 		last := i == len(widths)-1
 		a := newAttempt(p, t, w)
