@@ -329,7 +329,9 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 // Allocate splits critical edges with are removed again, so f's control
 // flow is as it was. The copies of such an edge are made at the end of
 // its source, predicated with the lanes that take it; inside a loop the
-// phi is then live around the whole loop (prog.around). The Result's
+// phi is then live around the whole loop (prog.around), unless it is an
+// exit phi the backend keeps in its header phi's variable (ExitShares),
+// whose copy is then one for every lane. The Result's
 // SIMD, Widths, SpillBytes, Spills and Log hold; it has no Order, and
 // its Loc and Slots describe the split function, not for emission.
 func Predict(f *ir.Func, t *Target) (*Result, error) {
