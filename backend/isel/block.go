@@ -1,8 +1,6 @@
 package isel
 
 import (
-	"slices"
-
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
 	"spv2visa/passes/regalloc"
@@ -145,22 +143,15 @@ func (s *sel) shareExits() {
 		}
 		return -1
 	}
-	ids := make([]int, 0, len(shares))
-	for id := range shares {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids) // declaration order
-	for _, id := range ids {
-		e := shares[id]
+	s.exitOf = map[int]*ir.Value{}
+	for _, e := range shares {
 		x, h := e.Exit, e.Header
 		if s.vals[x.ID] != nil || s.scalar[x.ID] || s.scalar[h.ID] || at(x.Block) < 0 || !e.After(at) {
 			continue
 		}
-		hs := s.get(h)
-		if hs.konst || hs.v == nil || hs.preds != nil || hs.fields != nil {
-			continue
-		}
-		s.vals[x.ID] = hs
+		// Taken when first needed (get), so that the variables are
+		// declared in the order they would be without sharing.
+		s.exitOf[x.ID] = h
 	}
 }
 
