@@ -44,12 +44,14 @@ func (e ExitShare) After(pos func(*ir.Block) int) bool {
 }
 
 // ExitShares returns f's exit phis that can share a header phi's
-// variable, by exit phi ID: for a block with two successors, the header
-// of a loop it closes and a block outside that loop not dominating the
-// header, an exit phi and a header phi that take the same value from
-// it, each phi in one pair at most, both numbers or vectors of numbers,
-// the header phi used only inside the loop (a phi's operand is used in
-// the predecessor it comes from).
+// variable, by exit phi ID. For each two-way branch that goes either to
+// the header of a loop it closes or to a block outside that loop which
+// does not dominate the header (a switch is left alone: the backend
+// lowers it to other blocks), it pairs an exit phi with a header phi
+// that takes the same value from the branch: each phi in one pair at
+// most, both numbers or vectors of numbers, the header phi used only
+// inside the loop (a phi's operand is used in the predecessor it comes
+// from).
 func ExitShares(f *ir.Func) map[int]ExitShare {
 	dom := ir.Dominators(f)
 	var shares map[int]ExitShare
@@ -61,7 +63,7 @@ func ExitShares(f *ir.Func) map[int]ExitShare {
 	}
 	loops := map[*ir.Block]*natural{}
 	for _, l := range f.Blocks {
-		if len(l.Succs) != 2 || l.Succs[0] == l.Succs[1] || !dom.Reachable(l) {
+		if l.Kind != ir.BlockIf || l.Succs[0] == l.Succs[1] || !dom.Reachable(l) {
 			continue
 		}
 		for k, h := range l.Succs {
