@@ -1,4 +1,4 @@
-// Tests: byte, char, short and half vectors at addresses that are not dword-aligned (vload16/vstore16 at p + off, vload_half8/vstore_half4 at odd half offsets, uchar16 from __local at a byte offset), as dequantizing GEMV kernels read packed weights.
+// Tests: byte, char, short and half vectors at addresses that are not dword-aligned (vload16/vstore16 at p + off, vload_half8/vstore_half4 at odd half offsets, uchar16 from __local at a byte offset, the same bytes for every work-item), as dequantizing GEMV kernels read packed weights.
 
 // Every byte of a uchar16 at byte offset off + 16 i, weighted by its lane.
 kernel void bytes_at(global const uchar *p, ulong off, global uint *out)
@@ -60,4 +60,14 @@ kernel void local_bytes_at(global const uchar *p, uint off, global uint *out, lo
     for (int k = 0; k < 16; k++)
         s = s * 33 + v[k];
     out[get_global_id(0)] = s;
+}
+
+// The same bytes for every work-item (a uniform address): one message
+// for the whole sub-group per dword.
+kernel void uniform_bytes_at(global const uchar *p, ulong off, global uint *out)
+{
+    size_t i = get_global_id(0);
+    uchar16 v = vload16(get_group_id(0), p + off);
+    ushort4 h = vload4(0, (global const ushort *)(p + 2 * (off | 1)));
+    out[i] = v[i % 16] * 1000 + v[(i + 5) % 16] + h[i % 4] * 7;
 }
