@@ -3,6 +3,7 @@ package isel
 import (
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
+	"spv2visa/passes/regalloc"
 )
 
 // block selects b's values and its terminator; next is the block laid
@@ -108,8 +109,50 @@ func (s *sel) copies(b, succ *ir.Block, p *visa.Var) {
 // predicated with the lanes that take it.
 func (s *sel) copiesIf(b *ir.Block, p *visa.Var) {
 	cs := s.edgeCopies(b, b.Succs[0], visa.If(p))
-	cs = append(cs, s.edgeCopies(b, b.Succs[1], visa.IfNot(p))...)
-	s.parallel(cs)
+	els := s.edgeCopies(b, b.Succs[1], visa.IfNot(p))
+	// The same copy on both edges (an exit phi sharing its header
+	// phi's variable: shareExits) is one copy for every lane.
+	for i, c := range cs {
+		for j, d := range els {
+			if d.dst == c.dst && d.src == c.src {
+				cs[i].pred = visa.Pred{}
+				els = append(els[:j], els[j+1:]...)
+				break
+			}
+		}
+	}
+	s.parallel(append(cs, els...))
+}
+
+// shareExits gives each loop-exit phi that can live in a header phi's
+// variable (regalloc.ExitShares) that variable, when both are vectors
+// of lanes (not uniform, not predicates) and the exit block is laid out
+// after the loop.
+func (s *sel) shareExits() {
+	shares := regalloc.ExitShares(s.f)
+	if len(shares) == 0 {
+		return
+	}
+	pos := make(map[*ir.Block]int, len(s.order))
+	for i, b := range s.order {
+		pos[b] = i
+	}
+	at := func(b *ir.Block) int {
+		if i, ok := pos[b]; ok {
+			return i
+		}
+		return -1
+	}
+	s.exitOf = map[int]*ir.Value{}
+	for _, e := range shares {
+		x, h := e.Exit, e.Header
+		if s.vals[x.ID] != nil || s.scalar[x.ID] || s.scalar[h.ID] || at(x.Block) < 0 || !e.After(at) {
+			continue
+		}
+		// Taken when first needed (get), so that the variables are
+		// declared in the order they would be without sharing.
+		s.exitOf[x.ID] = h
+	}
 }
 
 // parallel emits copies as if they happened at once: a source that is

@@ -209,8 +209,9 @@ type piece struct{ first, n, off int }
 func (s *sel) pieces(a access) []piece {
 	sz := a.t.Size()
 	var ps []piece
-	if sz < 4 {
-		// Small elements: each component on its own.
+	if sz < 4 || a.unalignedDwords() {
+		// Small elements, and unaligned dwords: each component on its
+		// own.
 		for c := 0; c < a.lanes; c++ {
 			ps = append(ps, piece{c, 1, c * sz})
 		}
@@ -237,10 +238,11 @@ func (s *sel) memory(a access) {
 	if a.space == ir.SpaceGeneric {
 		s.fail("generic memory accesses must be split by space first")
 	}
-	if a.align < a.t.Size() && a.t.Size() >= 4 {
+	if a.align < a.t.Size() && a.t.Size() >= 4 && !a.unalignedDwords() {
 		s.fail("an access of %s aligned to %d bytes is not supported yet", a.t, a.align)
 	}
-	if sz := a.t.Size(); sz < 4 && a.lanes*sz%4 == 0 && a.align >= 4 && a.data.fields == nil {
+	if sz := a.t.Size(); sz < 4 && a.lanes*sz%4 == 0 && a.data.fields == nil {
+		// Whole dwords, aligned or not (see unalignedDwords).
 		s.packedMemory(a)
 		return
 	}
@@ -281,41 +283,62 @@ func (s *sel) memory(a access) {
 	}
 }
 
-// packedMemory moves a vector of bytes or words that fills whole,
-// aligned dwords as dwords (a uchar16 is four dwords per lane, one
-// message, instead of sixteen byte messages), unpacking and packing
-// with strided moves.
+// unalignedDwords reports whether a moves dwords at addresses that may
+// not be dword-aligned: the dwords of a byte or word vector of less
+// than dword alignment (see packedMemory).
+func (a access) unalignedDwords() bool { return a.t == visa.UD && a.align < 4 }
+
+// packedMemory moves a vector of bytes or words that fills whole dwords
+// as dwords, unpacking and packing with strided moves: a uchar16 is
+// four dwords per lane, one message when aligned, instead of sixteen
+// byte messages. When the vector is not dword-aligned, each dword is a
+// message of its own that takes any byte address (as IGC does: a
+// byte-scattered read of four bytes, or a one-dword LSC message), still
+// four messages instead of sixteen, and four registers per lane held
+// instead of sixteen.
 func (s *sel) packedMemory(a access) {
 	sz := a.t.Size()
-	words := &store{t: visa.UD, lanes: a.lanes * sz / 4, scalar: a.data.scalar}
-	s.alloc(words)
-	bytes := s.as(words.v, a.t)
+	n := a.lanes * sz / 4 // dwords
+	group := n
+	if a.align < 4 {
+		// One dword at a time, unpacked as soon as it arrives: the
+		// staging registers of the whole vector would otherwise be live
+		// next to its components.
+		group = 1
+	}
 	per := s.simd
-	if words.scalar {
+	if a.data.scalar {
 		per = 1
 	}
 	e := s.exec(a.data)
-	region := func(c int) (row, col int) {
-		k, b := c*sz/4, c*sz%4
-		return s.rowCol(a.t, (k*per*4+b)/sz)
-	}
-	if !a.load {
-		for c := 0; c < a.lanes; c++ {
-			row, col := region(c)
-			s.emit(visa.OpMov, e, visa.Dst(bytes, row, col, 4/sz), s.srcOf(a.data, c, nat))
+	for first := 0; first < n; first += group {
+		words := &store{t: visa.UD, lanes: group, scalar: a.data.scalar}
+		s.alloc(words)
+		bytes := s.as(words.v, a.t)
+		lo, hi := first*4/sz, (first+group)*4/sz // the components moved
+		region := func(c int) (row, col int) {
+			k, b := c*sz/4-first, c*sz%4
+			return s.rowCol(a.t, (k*per*4+b)/sz)
 		}
-	}
-	w := a
-	w.t, w.lanes, w.data, w.align = visa.UD, words.lanes, words, 4
-	s.memory(w)
-	if a.load {
-		for c := 0; c < a.lanes; c++ {
-			row, col := region(c)
-			src := visa.Src(bytes, row, col, 4/sz, 1, 0)
-			if words.scalar {
-				src = visa.Scalar(bytes, (c*sz/4*4+c*sz%4)/sz)
+		if !a.load {
+			for c := lo; c < hi; c++ {
+				row, col := region(c)
+				s.emit(visa.OpMov, e, visa.Dst(bytes, row, col, 4/sz), s.srcOf(a.data, c, nat))
 			}
-			s.emit(visa.OpMov, e, s.dstOf(a.data, c, nat), src)
+		}
+		w := a
+		w.t, w.lanes, w.data, w.align, w.off = visa.UD, group, words, min(a.align, 4), a.off+4*first
+		s.memory(w)
+		if a.load {
+			for c := lo; c < hi; c++ {
+				row, col := region(c)
+				src := visa.Src(bytes, row, col, 4/sz, 1, 0)
+				if words.scalar {
+					k := c*sz/4 - first
+					src = visa.Scalar(bytes, (k*4+c*sz%4)/sz)
+				}
+				s.emit(visa.OpMov, e, s.dstOf(a.data, c, nat), src)
+			}
 		}
 	}
 }
@@ -433,7 +456,11 @@ func (s *sel) chunkSrcAs(st *store, c, ch, chunk int, t visa.Type) visa.Operand 
 func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Operand) {
 	sz := a.t.Size()
 	local := a.space == ir.SpaceLocal
-	if s.p.Messages == platform.LSC {
+	family := s.p.Messages
+	if a.unalignedDwords() {
+		family = s.p.UnalignedDwords
+	}
+	if family == platform.LSC {
 		sfid, asize := int64(visa.SFIDUGM), int64(visa.AddrSize64)
 		if local || a.surf > 0 {
 			asize = visa.AddrSize32
@@ -472,7 +499,8 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 		}
 		zero := visa.ImmInt(visa.UD, 0)
 		switch {
-		case sz < 4:
+		case sz < 4 || a.unalignedDwords():
+			// Byte-scattered: sz bytes from any byte offset.
 			op := visa.OpGatherScaled
 			if !a.load {
 				op = visa.OpScatterScaled
@@ -494,8 +522,8 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 		op = visa.OpSvmScatter
 	}
 	block, blocks := int64(sz), int64(p.n)
-	if sz < 4 {
-		block, blocks = 1, int64(sz)
+	if sz < 4 || a.unalignedDwords() {
+		block, blocks = 1, int64(sz) // byte-scattered: any address
 	}
 	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{addr, data}})
 }

@@ -160,6 +160,11 @@ func (s *sel) get(v *ir.Value) *store {
 	if st := s.vals[v.ID]; st != nil {
 		return st
 	}
+	if h := s.exitOf[v.ID]; h != nil {
+		st := s.get(h)
+		s.vals[v.ID] = st
+		return st
+	}
 	t := v.Type
 	if t.Kind == ir.KStruct {
 		st := s.structStore(v, t)

@@ -57,6 +57,12 @@ type Platform struct {
 
 	// Messages is the memory message family.
 	Messages Messages
+	// UnalignedDwords is the family whose scattered messages move a
+	// dword at any byte address, as IGC reads and writes byte and word
+	// vectors of less than dword alignment: the legacy byte-scattered
+	// messages with four blocks (gather_scaled.4, svm_gather.1.4) on
+	// TGLLP and DG2, a one-dword LSC message (d32) on PVC.
+	UnalignedDwords Messages
 	// Stateful is true when buffers may be reached through binding
 	// table surfaces with 32-bit offsets (as IGC does on TGLLP and DG2;
 	// on PVC it keeps 64-bit stateless addresses).
@@ -109,7 +115,7 @@ var Platforms = []*Platform{
 		GRFBytes: 32, GRFs: 128,
 		SIMD:        []int{32, 16, 8},
 		NativeInt64: false, FP64: false, Int64Atomics: true,
-		Messages: Legacy, Stateful: true, InlineData: 0, LoadPayload: false,
+		Messages: Legacy, UnalignedDwords: Legacy, Stateful: true, InlineData: 0, LoadPayload: false,
 		ProductFamily: 0x1d, GFXCore: 0x12,
 		FinalizerOptions: []string{"-enableStructurizer", "-noScalarJmp", "-enablePreemption", "-hasRNEandDenorm",
 			"-noStitchExternFunc", "-crossThreadDataAlignment", "32", "-linker", "0", "-lscEnableImmOffsFor", "196638",
@@ -122,7 +128,7 @@ var Platforms = []*Platform{
 		GRFBytes: 32, GRFs: 128, LargeGRFs: 256,
 		SIMD:        []int{32, 16, 8},
 		NativeInt64: false, FP64: false, Int64Atomics: true,
-		Messages: LSC, Stateful: true, InlineData: 32, LoadPayload: true,
+		Messages: LSC, UnalignedDwords: Legacy, Stateful: true, InlineData: 32, LoadPayload: true,
 		ProductFamily: 0x4f6, GFXCore: 0xc07,
 		FinalizerOptions: []string{"-enablePreemption", "-hasRNEandDenorm",
 			"-noStitchExternFunc", "-crossThreadDataAlignment", "32", "-linker", "0", "-lscEnableImmOffsFor", "196638",
@@ -136,7 +142,7 @@ var Platforms = []*Platform{
 		GRFBytes: 64, GRFs: 128, LargeGRFs: 256,
 		SIMD:        []int{32, 16},
 		NativeInt64: true, FP64: true, Int64Atomics: true,
-		Messages: LSC, InlineData: 0, LoadPayload: true,
+		Messages: LSC, UnalignedDwords: LSC, InlineData: 0, LoadPayload: true,
 		ProductFamily: 0x4f7, GFXCore: 0xc08, Revision: 7,
 		FinalizerOptions: []string{"-hasRNEandDenorm",
 			"-noStitchExternFunc", "-crossThreadDataAlignment", "32", "-linker", "0", "-lscEnableImmOffsFor", "196638",

@@ -14,7 +14,7 @@ import (
 // register allocation chose, the pressure against the budget, the widths
 // given up, and whether it predicts a spill; with the finalizer, what
 // GenX_IR spilled. testdata/kernels/pressure has kernels of growing
-// pressure: on TGLLP live14 gives up SIMD32, live64 spills at SIMD8.
+// pressure: on TGLLP live14 gives up SIMD32, live150 spills at SIMD8.
 func TestCompileLogPressure(t *testing.T) {
 	file := filepath.Join("..", "..", "testdata", "kernels", "pressure", "pressure.spv")
 	line := func(log, kernel string) string {
@@ -26,7 +26,7 @@ func TestCompileLogPressure(t *testing.T) {
 		return m
 	}
 	_, log := compileFile(t, file, "tgllp")
-	for _, k := range []string{"live6", "live14", "live30", "live64"} {
+	for _, k := range []string{"live6", "live14", "live30", "live150"} {
 		if l := line(log, k); !regexp.MustCompile(`, pressure \d+ of \d+ bytes`).MatchString(l) {
 			t.Errorf("no pressure in %q", l)
 		}
@@ -34,8 +34,8 @@ func TestCompileLogPressure(t *testing.T) {
 	if l := line(log, "live14"); !strings.HasPrefix(l, "kernel live14: SIMD16,") || !strings.Contains(l, "(SIMD32 needs ") || !strings.Contains(l, "no spill predicted") {
 		t.Errorf("live14: %q", l)
 	}
-	if l := line(log, "live64"); !strings.HasPrefix(l, "kernel live64: SIMD8,") || !strings.Contains(l, "spill predicted (") {
-		t.Errorf("live64: %q", l)
+	if l := line(log, "live150"); !strings.HasPrefix(l, "kernel live150: SIMD8,") || !strings.Contains(l, "spill predicted (") {
+		t.Errorf("live150: %q", l)
 	}
 
 	genx := oracle.Tool(t, "GenX_IR")
@@ -52,7 +52,7 @@ func TestCompileLogPressure(t *testing.T) {
 	if l := line(log, "live6"); !strings.Contains(l, "no spill predicted, no spills,") {
 		t.Errorf("live6: %q", l)
 	}
-	if l := line(log, "live64"); !regexp.MustCompile(`spill predicted \(\d+ values, \d+ bytes of scratch\), spills \d+ bytes per thread`).MatchString(l) {
-		t.Errorf("live64: %q", l)
+	if l := line(log, "live150"); !regexp.MustCompile(`spill predicted \(\d+ values, \d+ bytes of scratch\), spills \d+ bytes per thread`).MatchString(l) {
+		t.Errorf("live150: %q", l)
 	}
 }

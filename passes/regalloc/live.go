@@ -36,8 +36,13 @@ type prog struct {
 	copyAt  []int32
 	partial []bool
 	back    *rangeMax // over block indices: see backEdges
-	n       int32     // number of points
-	block   []int32   // by point: index in order of its block
+	// exits are the exit phis the backend may put in a header phi's
+	// variable (ExitShares), by ID, and headers the same by header phi
+	// ID: the copy into both on the shared edge is then made for all
+	// lanes, and keeps neither live around the loop.
+	exits, headers map[int]ExitShare
+	n              int32   // number of points
+	block          []int32 // by point: index in order of its block
 }
 
 // use is one read of a value.

@@ -260,6 +260,11 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 		return r, nil
 	}
 	first := f.NumBlocks()
+	var exits map[int]ExitShare
+	if joined {
+		// On the function as the backend sees it, before the split.
+		exits = ExitShares(f)
+	}
 	r.Split = splitCritical(f)
 	var order []*ir.Block
 	if t.Order != nil {
@@ -280,6 +285,15 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 		from = first
 	}
 	p := newProg(f, order, t, from)
+	for id, e := range exits {
+		if !e.After(func(b *ir.Block) int { return int(p.idx[b.ID]) }) {
+			delete(exits, id)
+		}
+	}
+	p.exits, p.headers = exits, map[int]ExitShare{}
+	for _, e := range exits {
+		p.headers[e.Header.ID] = e
+	}
 	for i, w := range widths {
 		last := i == len(widths)-1
 		a := newAttempt(p, t, w)
@@ -315,7 +329,9 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 // Allocate splits critical edges with are removed again, so f's control
 // flow is as it was. The copies of such an edge are made at the end of
 // its source, predicated with the lanes that take it; inside a loop the
-// phi is then live around the whole loop (prog.around). The Result's
+// phi is then live around the whole loop (prog.around), unless it is an
+// exit phi the backend keeps in its header phi's variable (ExitShares),
+// whose copy is then one for every lane. The Result's
 // SIMD, Widths, SpillBytes, Spills and Log hold; it has no Order, and
 // its Loc and Slots describe the split function, not for emission.
 func Predict(f *ir.Func, t *Target) (*Result, error) {

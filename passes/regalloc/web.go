@@ -86,7 +86,9 @@ func newAttempt(p *prog, t *Target, simd int) *attempt {
 				for j, q := range b.Preds {
 					if p.idx[q.ID] >= 0 && j < len(v.Args) {
 						lo, hi := p.copyAt[q.ID], p.copyAt[q.ID]
-						if p.partial[q.ID] {
+						if shared := a.sharesExit(v, j); shared && v == p.exits[v.ID].Exit {
+							continue // made in the header phi's variable, which holds it there
+						} else if p.partial[q.ID] && !shared {
 							lo, hi = p.around(lo)
 						}
 						backing = append(backing, piece{lo: lo, hi: hi, v: int32(v.ID), edge: int32(j)})
@@ -98,6 +100,21 @@ func newAttempt(p *prog, t *Target, simd int) *attempt {
 	}
 	a.coalesce()
 	return a
+}
+
+// sharesExit reports whether the copy into phi v on the edge from its
+// predecessor j is the one copy for all lanes that an exit phi sharing
+// its header phi's variable makes of both (see ExitShare), v being
+// either: the backend shares when both phis take the same storage.
+func (a *attempt) sharesExit(v *ir.Value, j int) bool {
+	e, ok := a.p.exits[v.ID]
+	if !ok || e.Edge != j {
+		if e, ok = a.p.headers[v.ID]; !ok || e.HeaderEdge != j {
+			return false
+		}
+	}
+	s, h := a.t.Storage(e.Exit, a.simd), a.t.Storage(e.Header, a.simd)
+	return s == h && s.Class == GRF
 }
 
 func (a *attempt) find(id int32) int32 {

@@ -46,6 +46,13 @@ func init() {
 	} {
 		igcExcluded["pvc/"+id] = pvcNoImages
 	}
+	// IGC's PVC code indexes a vector with a 64-bit index (i % 16), held
+	// as pairs of dwords, then takes the index's low word with the
+	// stride of 32-bit indices (mul ... V0097(0,0)<2;1,0> on a word view
+	// of the pairs, as its TGLLP code does on dwords): lane k reads the
+	// index of lane k/2, or a high half. Its TGLLP and DG2 code, and
+	// ours on every device, give PoCL's results.
+	igcExcluded["pvc/unaligned_vectors.uniform_bytes_at"] = "IGC's PVC code reads the low words of 64-bit vector indices with a 32-bit stride"
 }
 
 // launchArgs turns a launch's inputs into emulator arguments; outs maps

@@ -372,6 +372,13 @@ func (c *compiler) scaled4(in *visa.Inst) (func(*thread), error) {
 			for m := chen; m != 0; m &= m - 1 {
 				i := bits.TrailingZeros32(m)
 				a := g + t.rd(offs.off+asize*i, asize) + uint64(4*ch)
+				if a%4 != 0 {
+					// The hardware drops the low address bits of
+					// dword messages; unaligned data takes byte-
+					// scattered ones (gather_scaled.4).
+					t.fail("channel %d: address %#x of %s is not dword-aligned", i, a, in.Op)
+					return
+				}
 				var b []byte
 				var err error
 				if svm {
@@ -443,6 +450,12 @@ func (c *compiler) svmScattered(in *visa.Inst) (func(*thread), error) {
 		for m := chen; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			a := t.rd(addrs.off+8*i, 8)
+			if a%uint64(bs) != 0 {
+				// Dword and qword blocks need their alignment (see
+				// scaled4); 1-byte blocks take any address.
+				t.fail("channel %d: address %#x of %s with %d-byte blocks is not aligned to them", i, a, in.Op, bs)
+				return
+			}
 			b, err := t.run.mem.find(a, bs*nb)
 			if err != nil {
 				t.fail("channel %d: %v", i, err)

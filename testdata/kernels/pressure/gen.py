@@ -2,8 +2,9 @@
 """Writes pressure.cl: kernels liveN whose N floats stay live around a loop.
 
 Each work-item loads N floats, updates every one of them from itself and
-its neighbour for `iters` iterations (so all N are live at once, and the
-loop-carried copies double that at the loop's end), and stores their sum.
+its neighbour for `iters` iterations (so all N are live at once, and
+register allocation's model counts each next value beside its phi at the
+loop's end), and stores their sum.
 The register pressure grows with N: compiled for a device, the width
 register allocation chooses narrows as N grows, and the largest kernel
 spills at the narrowest width.
@@ -19,7 +20,7 @@ vNNN with NNN float4 values live around a loop.
 import os
 import sys
 
-SIZES = [6, 14, 30, 64]
+SIZES = [6, 14, 30, 150]
 
 
 def live(name, n):
