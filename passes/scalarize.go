@@ -8,8 +8,10 @@ import "spv2visa/ir"
 // leaves some unread becomes one scalar operation per component read,
 // made where it is read. A SIMD vector operation is one instruction
 // per component anyway; this drops the components nobody reads, such
-// as the w of float4 arithmetic on .xyz. Its operands' components are
-// then extracts, which may scalarize those in turn.
+// as the w of float4 arithmetic on .xyz, and lets a widening conversion
+// whose every component is read keep only its narrow operand live (see
+// widens). Its operands' components are then extracts, which may
+// scalarize those in turn.
 func scalarize(f *ir.Func, _ *Config) {
 	for changed := true; changed; {
 		changed = false
@@ -24,7 +26,7 @@ func scalarize(f *ir.Func, _ *Config) {
 				if !onlyPicked(v, us) {
 					continue
 				}
-				if demanded(v, us) == v.Type.Lanes() {
+				if demanded(v, us) == v.Type.Lanes() && !widens(v) {
 					continue
 				}
 				scalarizeUses(v, us)
@@ -35,6 +37,14 @@ func scalarize(f *ir.Func, _ *Config) {
 			deadCode(f, nil)
 		}
 	}
+}
+
+// widens reports a conversion to wider components: computed one
+// component at a time where each is read (sinkloads then moves them
+// there), its narrow operand stays live instead of its wide result, as
+// when the halves of a vload_half8 are read one by one in a loop.
+func widens(v *ir.Value) bool {
+	return len(v.Args) == 1 && v.Type.Elem.Size() > v.Args[0].Type.Elem.Size()
 }
 
 // elementwiseClasses are the operation classes that compute each
