@@ -509,29 +509,134 @@ func (m *Model) Storage(v *ir.Value, simd int) regalloc.Storage {
 // iterations: a branch out of it on a value that is not uniform. Its
 // iterations run as long as the slowest lane of a thread needs, so a
 // wider thread wastes more of its lanes; Intel's compiler then prefers
-// SIMD16 to SIMD32, and so does the width choice.
+// SIMD16 to SIMD32, and so does the width choice. As in Intel's
+// compiler, only outermost loops count, and not a loop whose lanes
+// differ only in where their induction variable starts (onlyEnds), nor
+// one that a uniform test ends within 100 iterations (shortLoop).
 func (m *Model) DivergentLoop() bool {
 	pos := make([]int, m.f.NumBlocks())
 	for i, b := range m.order {
 		pos[b.ID] = i
 	}
+	// The loops, by back edge: from the header to the latch in the
+	// layout (loops are contiguous).
+	type span struct {
+		h, latch *ir.Block
+		lo, hi   int
+	}
+	var loops []span
 	for _, latch := range m.order {
 		for _, h := range latch.Succs {
-			if pos[h.ID] > pos[latch.ID] {
+			if pos[h.ID] <= pos[latch.ID] {
+				loops = append(loops, span{h, latch, pos[h.ID], pos[latch.ID]})
+			}
+		}
+	}
+	for i, l := range loops {
+		inner := false
+		for j, o := range loops {
+			if j != i && o.lo <= l.lo && l.hi <= o.hi && (o.lo != l.lo || o.hi != l.hi) {
+				inner = true
+			}
+		}
+		if inner || m.shortLoop(l.h, l.lo, l.hi, pos) {
+			continue
+		}
+		for _, b := range m.order[l.lo : l.hi+1] {
+			if b.Kind != ir.BlockIf || b.Control == nil || m.uni.IsUniform(b.Control) {
 				continue
 			}
-			// A back edge: the loop's blocks lie from h to latch in the
-			// layout (loops are contiguous).
-			for _, b := range m.order[pos[h.ID] : pos[latch.ID]+1] {
-				if b.Kind != ir.BlockIf || b.Control == nil || m.uni.IsUniform(b.Control) {
-					continue
-				}
-				for _, s := range b.Succs {
-					if pos[s.ID] < pos[h.ID] || pos[s.ID] > pos[latch.ID] {
-						return true
-					}
+			for _, s := range b.Succs {
+				if (pos[s.ID] < l.lo || pos[s.ID] > l.hi) && !m.onlyEnds(l.h, l.lo, l.hi, pos, b.Control) {
+					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// induction returns the loop's induction variable: a phi of header h,
+// whose value from inside the loop (its only back edge) is the phi plus
+// a step, with the value it starts from and the next one.
+func induction(h *ir.Block, lo, hi int, pos []int) (phi, init, step, next *ir.Value) {
+	if len(h.Preds) != 2 {
+		return
+	}
+	in, out := 0, 1
+	if p := pos[h.Preds[0].ID]; p < lo || p > hi {
+		in, out = 1, 0
+	}
+	if p := pos[h.Preds[in].ID]; p < lo || p > hi {
+		return
+	}
+	if p := pos[h.Preds[out].ID]; p >= lo && p <= hi {
+		return
+	}
+	for _, v := range h.Values {
+		if v.Op != ir.OpPhi {
+			break
+		}
+		if n := v.Args[in]; n.Op == ir.OpAdd && n.Args[0] == v {
+			return v, v.Args[out], n.Args[1], n
+		}
+	}
+	return nil, nil, nil, nil
+}
+
+// onlyEnds reports a branch out of the loop on the comparison of its
+// induction variable, stepping by a uniform amount, with a uniform bound
+// (or one a uniform count past its start): lanes start at different
+// values (a loop over i = get_local_id(0); i < n; i += get_local_size(0))
+// and leave within one iteration of each other.
+func (m *Model) onlyEnds(h *ir.Block, lo, hi int, pos []int, cond *ir.Value) bool {
+	phi, init, step, next := induction(h, lo, hi, pos)
+	if phi == nil || !m.uni.IsUniform(step) || cond.Op.Info().Class != ir.ClassICmp {
+		return false
+	}
+	x, bound := cond.Args[0], cond.Args[1]
+	if x != next && x != phi {
+		x, bound = bound, x
+	}
+	if x != next && x != phi {
+		return false
+	}
+	if m.uni.IsUniform(bound) {
+		return true
+	}
+	// bound = init + count
+	if bound.Op == ir.OpAdd && (bound.Args[0] == init || bound.Args[1] == init) {
+		count := bound.Args[1]
+		if bound.Args[1] == init {
+			count = bound.Args[0]
+		}
+		return m.uni.IsUniform(count)
+	}
+	return false
+}
+
+// shortLoop reports a loop whose induction variable goes from a constant
+// by a constant step to a constant bound in under 100 iterations, tested
+// by a uniform branch out of it: its lanes cannot drift far apart.
+func (m *Model) shortLoop(h *ir.Block, lo, hi int, pos []int) bool {
+	_, init, step, next := induction(h, lo, hi, pos)
+	if next == nil || init.Op != ir.OpConst || step.Op != ir.OpConst {
+		return false
+	}
+	for _, b := range m.order[lo : hi+1] {
+		c := b.Control
+		if b.Kind != ir.BlockIf || c == nil || !m.uni.IsUniform(c) || (c.Op != ir.OpSLt && c.Op != ir.OpULt) || c.Args[0] != next || c.Args[1].Op != ir.OpConst {
+			continue
+		}
+		if s := b.Succs[0]; pos[s.ID] < lo || pos[s.ID] > hi {
+			continue // the test must be the one that stays
+		}
+		i, st, e := init.AuxInt, step.AuxInt, c.Args[1].AuxInt
+		if st == 0 {
+			continue
+		}
+		if n := (e - i) / st; n >= 0 && n < 100 {
+			return true
 		}
 	}
 	return false
