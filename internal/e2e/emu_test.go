@@ -14,11 +14,18 @@ import (
 
 // emuWidths are the dispatch widths each device's launches run at: the
 // width the compiler chooses (0) and the ones a user may force. shared
-// (the chosen width, with -share-vars) checks variable sharing too.
-var emuWidths = map[string][]int{"tgllp": {0, 8, 16, 32, shared}, "dg2": {0, 16, 32, shared}, "pvc": {0, 16, 32, shared}}
+// (the chosen width, with -share-vars) checks variable sharing too, and
+// stateless (the chosen width, every buffer addressed with 64 bits) the
+// messages of stateless access where buffers are otherwise stateful.
+var emuWidths = map[string][]int{"tgllp": {0, 8, 16, 32, shared, stateless}, "dg2": {0, 16, 32, shared, stateless}, "pvc": {0, 16, 32, shared}}
 
-// shared stands for the chosen width with compiler.Options.ShareVars.
-const shared = -1
+const (
+	// shared stands for the chosen width with compiler.Options.ShareVars.
+	shared = -1
+	// stateless stands for the chosen width with
+	// compiler.Options.Has4GBBuffers.
+	stateless = -2
+)
 
 // TestEmulateCompiled compiles every corpus module with launches for
 // each device and dispatch width and emulates every launch: the results
@@ -51,8 +58,11 @@ func TestEmulateCompiled(t *testing.T) {
 					defer func() { <-sem; wg.Done() }()
 					var rs []result
 					o := compiler.Options{Platform: p, SIMD: simd}
-					if simd == shared {
+					switch simd {
+					case shared:
 						o.SIMD, o.ShareVars = 0, true
+					case stateless:
+						o.SIMD, o.Has4GBBuffers = 0, true
 					}
 					comp, err := CompileWith(m.Bytes, o)
 					for _, l := range m.Launch.Launches {
@@ -78,8 +88,11 @@ func TestEmulateCompiled(t *testing.T) {
 	total := map[string]int{}
 	for _, r := range results {
 		key := fmt.Sprintf("%s simd%d", r.dev, r.simd)
-		if r.simd == shared {
+		switch r.simd {
+		case shared:
 			key = r.dev + " shared variables"
+		case stateless:
+			key = r.dev + " stateless buffers"
 		}
 		total[key]++
 		// A launch of a module that cannot compile fails with the
