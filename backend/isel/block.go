@@ -90,7 +90,9 @@ func (s *sel) edgeCopies(b, succ *ir.Block, p visa.Pred) []copy {
 			continue
 		}
 		if a := v.Args[i]; a != v && a.Op != ir.OpUndef {
-			cs = append(cs, copy{dst: s.get(v), src: s.get(a), pred: p})
+			if dst, src := s.get(v), s.get(a); dst != src { // an exit phi taking its header phi's own value: nothing to move
+				cs = append(cs, copy{dst: dst, src: src, pred: p})
+			}
 		}
 	}
 	return cs
