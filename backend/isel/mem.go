@@ -238,6 +238,10 @@ func (s *sel) memory(a access) {
 	if a.space == ir.SpaceGeneric {
 		s.fail("generic memory accesses must be split by space first")
 	}
+	if a.t.Size() == 8 && a.align < 8 && a.data.fields == nil {
+		s.splitQwords(a)
+		return
+	}
 	if a.align < a.t.Size() && a.t.Size() >= 4 && !a.unalignedDwords() {
 		s.fail("an access of %s aligned to %d bytes is not supported yet", a.t, a.align)
 	}
@@ -284,9 +288,51 @@ func (s *sel) memory(a access) {
 }
 
 // unalignedDwords reports whether a moves dwords at addresses that may
-// not be dword-aligned: the dwords of a byte or word vector of less
-// than dword alignment (see packedMemory).
-func (a access) unalignedDwords() bool { return a.t == visa.UD && a.align < 4 }
+// not be dword-aligned: 32-bit values of less than dword alignment (the
+// fields of a packed structure), the dwords of a byte or word vector
+// (see packedMemory) or of a 64-bit value (splitQwords).
+func (a access) unalignedDwords() bool { return a.t.Size() == 4 && a.align < 4 }
+
+// splitQwords moves 64-bit components of less than qword alignment as
+// their two dwords, each a message of its own at its own offset: the
+// qword messages need their alignment.
+func (s *sel) splitQwords(a access) {
+	data := a.data
+	if data.konst {
+		if a.load {
+			s.fail("internal error: a load into a constant")
+		}
+		data = s.like(a.data)
+		s.storeMove(data, a.data, visa.Pred{})
+	}
+	per := s.simd
+	if data.scalar {
+		per = 1
+	}
+	e := s.exec(data)
+	halves := s.as(data.v, visa.UD)
+	for c := 0; c < a.lanes; c++ {
+		for h := 0; h < 2; h++ {
+			word := &store{t: visa.UD, lanes: 1, scalar: data.scalar}
+			s.alloc(word)
+			at := 2*c*per + h // lane 0's half h of component c, in dwords
+			row, col := s.rowCol(visa.UD, at)
+			src := visa.Src(halves, row, col, 2, 1, 0)
+			if data.scalar {
+				src = visa.Scalar(halves, at)
+			}
+			if !a.load {
+				s.emit(visa.OpMov, e, s.dstOf(word, 0, nat), src)
+			}
+			w := a
+			w.t, w.lanes, w.data, w.off = visa.UD, 1, word, a.off+8*c+4*h
+			s.memory(w)
+			if a.load {
+				s.emit(visa.OpMov, e, visa.Dst(halves, row, col, 2), s.srcOf(word, 0, nat))
+			}
+		}
+	}
+}
 
 // packedMemory moves a vector of bytes or words that fills whole dwords
 // as dwords, unpacking and packing with strided moves: a uchar16 is

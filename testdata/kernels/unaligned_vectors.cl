@@ -1,4 +1,4 @@
-// Tests: byte, char, short and half vectors at addresses that are not dword-aligned (vload16/vstore16 at p + off, vload_half8/vstore_half4 at odd half offsets, uchar16 from __local at a byte offset, the same bytes for every work-item), as dequantizing GEMV kernels read packed weights.
+// Tests: byte, char, short and half vectors at addresses that are not dword-aligned (vload16/vstore16 at p + off, vload_half8/vstore_half4 at odd half offsets, uchar16 from __local at a byte offset, the same bytes for every work-item, the int and long fields of a packed structure), as dequantizing GEMV kernels read packed weights.
 
 // Every byte of a uchar16 at byte offset off + 16 i, weighted by its lane.
 kernel void bytes_at(global const uchar *p, ulong off, global uint *out)
@@ -70,4 +70,24 @@ kernel void uniform_bytes_at(global const uchar *p, ulong off, global uint *out)
     uchar16 v = vload16(get_group_id(0), p + off);
     ushort4 h = vload4(0, (global const ushort *)(p + 2 * (off | 1)));
     out[i] = v[i % 16] * 1000 + v[(i + 5) % 16] + h[i % 4] * 7;
+}
+
+// A packed structure: its int, uint and long fields sit at odd
+// offsets, read and written where they are.
+typedef struct __attribute__((packed)) {
+    uchar tag;
+    int count;
+    uint mask;
+    short s;
+    long big;
+} packed_rec;
+
+kernel void packed_fields(global const packed_rec *in, global long *out, global packed_rec *io)
+{
+    size_t i = get_global_id(0);
+    packed_rec r = in[i];
+    out[i] = r.big * 3 + (long)r.count * r.tag - (r.mask ^ r.s);
+    io[i].count = r.count + (int)i;
+    io[i].mask = r.mask >> 3;
+    io[i].big = r.big - r.count;
 }
