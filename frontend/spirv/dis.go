@@ -51,7 +51,7 @@ func (m *Module) Disassemble(w io.Writer, opts DisOptions) error {
 	d := disassembler{m: m, opts: opts}
 	if !opts.RawIDs {
 		d.names = m.idNames()
-		d.names.all()
+		d.names.all(m)
 	}
 	if !opts.NoIndent {
 		d.indent = indent
@@ -117,7 +117,7 @@ func (m *Module) IDName(id ID) (s string) {
 			s = "%" + strconv.FormatUint(uint64(id), 10)
 		}
 	}()
-	return string(m.idNames().appendName(append(make([]byte, 0, 24), '%'), id))
+	return string(m.idNames().appendName(m, append(make([]byte, 0, 24), '%'), id))
 }
 
 func (d *disassembler) header(b []byte) []byte {
@@ -139,7 +139,7 @@ func (d *disassembler) header(b []byte) []byte {
 
 func (d *disassembler) appendID(b []byte, id ID) []byte {
 	if d.names != nil {
-		return d.names.appendName(b, id)
+		return d.names.appendName(d.m, b, id)
 	}
 	return strconv.AppendUint(b, uint64(id), 10)
 }
@@ -147,7 +147,7 @@ func (d *disassembler) appendID(b []byte, id ID) []byte {
 // idLen returns the length of the printed name of id.
 func (d *disassembler) idLen(id ID) int {
 	if d.names != nil {
-		if s := d.names.get(id); s != "" && s != numericName {
+		if s := d.names.get(d.m, id); s != "" && s != numericName {
 			return len(s)
 		}
 	}

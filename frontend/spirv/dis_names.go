@@ -424,22 +424,28 @@ func builtinName(b grammar.BuiltIn) string {
 // up to the one that names it settles it. A diagnostic quoting an
 // instruction thus names a few <id>s, mostly by the module's first
 // sections, rather than every <id> of the module.
+//
+// The cache must not reach the module (else the module would never be
+// collected, nor its entry dropped): its name mapper is given the module
+// only while naming, by the callers, which have it.
 type cachedNames struct {
 	mu    sync.Mutex
-	nm    nameMapper
+	nm    nameMapper  // nm.m is nil but while naming
 	insts []Inst      // the instructions named by
 	next  int         // the first instruction not named by yet
 	done  atomic.Bool // next == len(insts): the names no longer change
 }
 
 // get returns the name of id (see idNames.get), naming by as many
-// instructions as that takes.
-func (c *cachedNames) get(id ID) string {
+// instructions of m, the module named, as that takes.
+func (c *cachedNames) get(m *Module, id ID) string {
 	if c.done.Load() {
 		return c.nm.names.get(id)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.nm.m = m
+	defer func() { c.nm.m = nil }()
 	for c.next < len(c.insts) && c.nm.names.get(id) == "" {
 		c.nm.inst(&c.insts[c.next])
 		c.next++
@@ -450,19 +456,22 @@ func (c *cachedNames) get(id ID) string {
 	return c.nm.names.get(id)
 }
 
-// all names every <id>, so that gets need no lock.
-func (c *cachedNames) all() {
+// all names every <id> of m, so that gets need no lock.
+func (c *cachedNames) all(m *Module) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.nm.m = m
+	defer func() { c.nm.m = nil }()
 	for ; c.next < len(c.insts); c.next++ {
 		c.nm.inst(&c.insts[c.next])
 	}
 	c.done.Store(true)
 }
 
-// appendName appends the friendly name of id: its name, or its number.
-func (c *cachedNames) appendName(b []byte, id ID) []byte {
-	if s := c.get(id); s != "" && s != numericName {
+// appendName appends the friendly name of id of m: its name, or its
+// number.
+func (c *cachedNames) appendName(m *Module, b []byte, id ID) []byte {
+	if s := c.get(m, id); s != "" && s != numericName {
 		return append(b, s...)
 	}
 	return strconv.AppendUint(b, uint64(id), 10)
@@ -483,6 +492,7 @@ func (m *Module) idNames() *cachedNames {
 		return c
 	}
 	c = &cachedNames{nm: newNameMapper(m), insts: m.Insts}
+	c.nm.m = nil // see cachedNames
 	nameCache.Lock()
 	defer nameCache.Unlock()
 	if nameCache.m == nil {

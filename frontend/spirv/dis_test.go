@@ -7,9 +7,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"weak"
 
 	"spv2visa/grammar"
@@ -448,6 +450,27 @@ func TestInstString(t *testing.T) {
 	if want := "%uint = OpTypeFloat 32"; e.Inst != want {
 		t.Errorf("diagnostic shows %q, want %q", e.Inst, want)
 	}
+}
+
+// The name cache does not keep a module alive: once the module is
+// unreachable it is collected and its entry dropped. (It kept it, and
+// every module a diagnostic had named leaked.)
+func TestNamesNotKept(t *testing.T) {
+	m, _ := readModule(t, disCorpus(t)[0])
+	_ = m.IDName(m.Insts[len(m.Insts)-1].Result)
+	key := weak.Make(m)
+	m = nil
+	for k := 0; k < 100; k++ {
+		runtime.GC()
+		nameCache.Lock()
+		_, ok := nameCache.m[key]
+		nameCache.Unlock()
+		if !ok && key.Value() == nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Error("a named module is kept alive by the name cache")
 }
 
 // Friendly names are computed once per module; a module whose

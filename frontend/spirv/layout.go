@@ -38,11 +38,16 @@ type layoutSlot struct {
 	key      layoutKey // wc 0: empty
 	ops      uint32    // first operand, in the operands of the slot's table
 	nops     uint16
-	typ, res uint8  // word positions of the Result Type and Result, or 0
-	ext      uint8  // Inst.ext of an OpExtInst
-	str      uint8  // word position of a string that ends the instruction, or 0
-	never    bool   // the shape has no layout: decode every instruction of it
-	ids      uint64 // bit k: word k is an <id>
+	typ, res uint8 // word positions of the Result Type and Result, or 0
+	ext      uint8 // Inst.ext of an OpExtInst
+	str      uint8 // word position of a string that ends the instruction, or 0
+	never    bool  // the shape has no layout: decode every instruction of it
+	// plain, in a recent entry, is set when apply needs nothing but the
+	// layout and its checks: no result to note. (Here rather than in
+	// recentLayout, it fills padding: an entry takes 32 bytes, never
+	// two cache lines.)
+	plain bool
+	ids   uint64 // bit k: word k is an <id>
 }
 
 // layoutMaxSlots bounds a read's own table: beyond it, new layouts are
@@ -244,9 +249,6 @@ type readScratch struct {
 // recentLayout is an entry of readScratch.recent (wc 0: empty).
 type recentLayout struct {
 	layoutSlot
-	// plain is set when apply needs nothing but the layout and its
-	// checks: no result to note.
-	plain bool
 }
 
 func (e *recentLayout) set(s *layoutSlot) {

@@ -205,7 +205,10 @@ func decodeString(ws []uint32) (s string, n int) {
 // the start of ws, or 0 when there is no NUL.
 func stringWords(ws []uint32) int {
 	for i, w := range ws {
-		if w&0xff == 0 || w&0xff00 == 0 || w&0xff0000 == 0 || w&0xff000000 == 0 {
+		// Nonzero exactly when a byte of w is 0: one test per word,
+		// rather than a branch per byte (OpName strings are read this
+		// way at every instruction).
+		if (w-0x01010101)&^w&0x80808080 != 0 {
 			return i + 1
 		}
 	}

@@ -1168,7 +1168,6 @@ func newStScan(c *checker) *stScan {
 	ids := newIDsChecker(ci, v, c.r)
 	// (A local, see opx.dispatch.)
 	ox := newOpx(co, v)
-	ops := &ox
 	lay := layoutWalk{c: cl, v: v}
 	sc.env = newEnvIndex(m, c.r)
 	env := sc.env
@@ -1192,7 +1191,8 @@ func newStScan(c *checker) *stScan {
 					iops, iws := in.Ops(c.m), in.Words(c.m)
 					ids.inst(i, in, iops, iws, f, -1)
 					if opxNeeded(in.Opcode) {
-						ops.inst(i, in, iops, iws, true)
+						ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
+						ox.inst(true)
 					}
 					env.inst(i, in, iws)
 					if in.Opcode == grammar.OpFunctionCall {
@@ -1211,7 +1211,12 @@ func newStScan(c *checker) *stScan {
 					iops, iws := in.Ops(c.m), in.Words(c.m)
 					ids.inst(i, in, iops, iws, f, b)
 					if opxNeeded(in.Opcode) {
-						ops.inst(i, in, iops, iws, true)
+						// Set here, where the compiler sees ox on the
+						// stack: its pointers then need no write barrier
+						// (set in opx.inst they would, a cost at every
+						// instruction while the collector runs).
+						ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
+						ox.inst(true)
 					}
 					env.inst(i, in, iws)
 					op := in.Opcode
@@ -1260,7 +1265,8 @@ func newStScan(c *checker) *stScan {
 			ids.memberIndices(i, in)
 		}
 		if opxNeeded(in.Opcode) {
-			ops.inst(i, in, iops, iws, false)
+			ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
+			ox.inst(false)
 		}
 		env.inst(i, in, iws)
 		i++

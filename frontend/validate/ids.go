@@ -427,6 +427,9 @@ func (x *idsChecker) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint3
 			x.doms = append(x.doms, stDom{i: int32(i), k: int32(k), b: b, db: db, pb: -1, id: spirv.ID(id)})
 			continue
 		}
+		if want == stSortFunction {
+			continue // an OpFunction, which calls may name before it
+		}
 		x.operand(i, in, k, f, b)
 	}
 }
@@ -452,6 +455,8 @@ var stFastRoles = func() [stFastClassCount][8]stSort {
 	t[stFastCondBranch][0] = stSortValue // k = 0: the condition or selector
 	t[stFastExtInst] = all(stSortValue)
 	t[stFastExtInst][4] = stSortSkip // k = 2: the set, checked by the reader
+	t[stFastCall] = all(stSortValue)
+	t[stFastCall][4] = stSortFunction // k = 2: the function
 	return t
 }()
 
@@ -467,6 +472,7 @@ const (
 	stFastBranch                  // labels
 	stFastCondBranch              // a value, then labels
 	stFastExtInst                 // an OpenCL.std instruction: values but for the set
+	stFastCall                    // OpFunctionCall: the function, then values
 	stFastClassCount
 )
 
@@ -494,6 +500,8 @@ func buildStFastClasses() []uint8 {
 	t[grammar.OpBranchConditional] = stFastCondBranch
 	t[grammar.OpSwitch] = stFastCondBranch
 	t[grammar.OpExtInst] = stFastExtInst
+	t[grammar.OpFunction] = stFastType // its function type
+	t[grammar.OpFunctionCall] = stFastCall
 	return t
 }
 

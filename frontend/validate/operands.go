@@ -235,9 +235,11 @@ func newOpx(c *checker, v *stView) opx {
 	return x
 }
 
-// inst checks instruction i, in (with its operands and words), in a
-// function body when inFunc.
-func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFunc bool) {
+// inst checks the instruction x.i, x.in (with its operands and words
+// x.ops and x.ws, which the caller sets), in a function body when
+// inFunc.
+func (x *opx) inst(inFunc bool) {
+	in := x.in
 	op := in.Opcode
 	if !inFunc {
 		switch op {
@@ -249,15 +251,14 @@ func (x *opx) inst(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32, inFu
 	if !opxNeeded(op) {
 		return // nothing to check
 	}
-	x.i, x.in, x.op = i, in, op
-	x.ops, x.ws = ops, ws
+	x.op = op
 	x.a = int(stArgStartOf(op))
 	// The result type when it is a type, else 0: v.valueType, without
 	// a call in the common case (see typeOf).
 	if v := x.v; v.types[uint8(in.Type)].typeID == in.Type && stSortOf[op] == stSortValue && v.fast != nil {
 		x.rt = in.Type
 	} else {
-		x.rt = v.valueType(i)
+		x.rt = v.valueType(x.i)
 	}
 	if op == grammar.OpSpecConstantOp {
 		x.op, x.a = in.SpecOp(x.c.m), 3
