@@ -27,6 +27,16 @@ const (
 	stateless = -2
 )
 
+// wrongAtO0 are launches of -O0 modules whose results are known to be
+// wrong, by launch id, with the reason. The test fails when one of them
+// gives PoCL's results, so the list stays true.
+var wrongAtO0 = map[string]string{
+	// The first __local variable sits at offset 0, which is also the
+	// null __local pointer, so to_local() of a generic pointer to it
+	// compares equal to NULL. At -O2 the comparison folds away.
+	"generic_pointers.address_space_query": "a __local variable at offset 0 equals the null __local pointer",
+}
+
 // TestEmulateCompiled compiles every corpus module with launches for
 // each device and dispatch width and emulates every launch: the results
 // must equal PoCL's.
@@ -36,6 +46,7 @@ func TestEmulateCompiled(t *testing.T) {
 		dev  string
 		simd int
 		id   string
+		o0   bool // of an -O0 module
 		err  error
 	}
 	var mu sync.Mutex
@@ -49,7 +60,9 @@ func TestEmulateCompiled(t *testing.T) {
 		}
 		for _, simd := range emuWidths[dev] {
 			for _, m := range c.Modules {
-				if m.Launch == nil || !strings.HasSuffix(m.Name, ".O2") {
+				// -O0 modules (clang's unoptimized SPIR-V, which the
+				// compiler still optimizes) at the chosen width only.
+				if m.Launch == nil || !strings.HasSuffix(m.Name, ".O2") && (simd != 0 || !strings.HasSuffix(m.Name, ".O0")) {
 					continue
 				}
 				wg.Add(1)
@@ -66,7 +79,7 @@ func TestEmulateCompiled(t *testing.T) {
 					}
 					comp, err := CompileWith(m.Bytes, o)
 					for _, l := range m.Launch.Launches {
-						r := result{dev: dev, simd: simd, id: l.ID(), err: err}
+						r := result{dev: dev, simd: simd, id: l.ID(), o0: strings.HasSuffix(m.Name, ".O0"), err: err}
 						if err == nil {
 							r.err = comp.Run(l, filepath.Join(c.Dir, "ref"))
 						}
@@ -82,7 +95,7 @@ func TestEmulateCompiled(t *testing.T) {
 	wg.Wait()
 	sort.Slice(results, func(i, j int) bool {
 		a, b := results[i], results[j]
-		return fmt.Sprint(a.dev, a.simd, a.id) < fmt.Sprint(b.dev, b.simd, b.id)
+		return fmt.Sprint(a.dev, a.simd, a.id, a.o0) < fmt.Sprint(b.dev, b.simd, b.id, b.o0)
 	})
 	pass := map[string]int{}
 	total := map[string]int{}
@@ -101,6 +114,12 @@ func TestEmulateCompiled(t *testing.T) {
 		module, _, _ := strings.Cut(r.id, ".")
 		if f := ExpectedFailure(r.dev, module); f != nil {
 			expected = f.Err
+		}
+		if why, ok := wrongAtO0[r.id]; ok && r.o0 {
+			if r.err == nil {
+				t.Errorf("%s %s at -O0: gives PoCL's results but is listed as wrong (%s)", key, r.id, why)
+			}
+			continue
 		}
 		switch {
 		case r.err == nil && expected != "":

@@ -919,7 +919,18 @@ func (c *compiler) predLogic(in *visa.Inst) (func(*thread), error) {
 			r = ^get(1)
 		}
 		if op != visa.OpNot {
-			def &= t.pdef[idx[2]] >> off
+			d1, d2 := def, t.pdef[idx[2]]>>off
+			def = d1 & d2
+			// A known 0 decides an and, a known 1 an or, whatever the
+			// other bit: predicated phi copies merge the lanes that
+			// take an edge into a predicate the others never wrote,
+			// as (p & src) | (!p & dst).
+			switch op {
+			case visa.OpAnd:
+				def |= d1&^get(1) | d2&^get(2)
+			case visa.OpOr:
+				def |= d1&get(1) | d2&get(2)
+			}
 		}
 		t.preds[idx[0]] = t.preds[idx[0]]&^(chen<<off) | (r&chen)<<off
 		t.pdef[idx[0]] = t.pdef[idx[0]]&^(chen<<off) | (def&chen)<<off

@@ -80,7 +80,13 @@ func (e *execInfo) em(t *thread) uint32 {
 }
 
 // chen returns the enabled channels: execution mask and predicate.
-func (e *execInfo) chen(t *thread) uint32 { return e.em(t) & e.predBits(t) }
+// It also notes them in the thread for the instruction's indirect
+// sources (see src.offsets).
+func (e *execInfo) chen(t *thread) uint32 {
+	c := e.em(t) & e.predBits(t)
+	t.enabled = c
+	return c
+}
 
 // Operand kinds after compilation.
 const (
@@ -260,6 +266,14 @@ func (s *src) offsets(t *thread, n int) []int32 {
 			a := t.addrs[s.a+i/s.w]
 			o := a.off + s.ioff + int32((i%s.w)*s.hs)*size
 			if o < a.lo || o+size > a.hi {
+				if s.w == 1 && i < 32 && t.enabled>>i&1 == 0 {
+					// A disabled channel's address, which the
+					// instruction that computed it left unwritten:
+					// the hardware reads some register for it and
+					// the result goes nowhere.
+					out[i] = a.lo
+					continue
+				}
 				t.fail("indirect operand %s: element %d at byte %d is outside its variable", s.name, i, o-a.lo)
 				return nil
 			}

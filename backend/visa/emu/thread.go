@@ -31,7 +31,10 @@ type thread struct {
 	active uint32
 	wait   []uint32
 	nwait  int
-	frames []frame
+	// enabled are the channels the current instruction writes
+	// (execInfo.chen).
+	enabled uint32
+	frames  []frame
 	// dispatch is the mask of channels that hold work-items.
 	dispatch uint32
 
