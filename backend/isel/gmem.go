@@ -454,6 +454,13 @@ func (s *sel) addrOf(v *ir.Value) int {
 // memory.
 func (s *sel) layoutSLM() {
 	s.slmOf = map[*ir.Global]int{}
+	if s.localNulls() {
+		// Offset 0 is the null __local pointer: a variable there would
+		// compare equal to NULL (to_local() of a generic pointer to it,
+		// or p != NULL). Kernels that never meet a null __local pointer
+		// keep their variables from offset 0.
+		s.slmSize = 1
+	}
 	for _, b := range s.order {
 		for _, v := range b.Values {
 			if v.Op != ir.OpGlobalAddr {
@@ -472,4 +479,22 @@ func (s *sel) layoutSLM() {
 			s.slmSize = off + g.Type.Size()
 		}
 	}
+}
+
+// localNulls reports whether the kernel has a null __local pointer or
+// converts __local pointers to or from generic ones (whose casts make
+// null __local pointers).
+func (s *sel) localNulls() bool {
+	local := func(t *ir.Type) bool { return t != nil && t.Kind == ir.KPtr && t.Space == ir.SpaceLocal }
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			switch {
+			case v.Op == ir.OpZero && local(v.Type):
+				return true
+			case v.Op == ir.OpSpaceCast && (local(v.Type) || local(v.Args[0].Type)):
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -429,7 +429,7 @@ var zeinfoKnown = []known{
 	{"tgllp dg2 pvc", "atomics_int", "local_atom", "execution_env.slm_size", "4", "32",
 		"IGC rounds slm_size up to a multiple of 32 bytes (the runtime allocates SLM in units of 1 KB or more anyway); the kernel's `local uint acc` is 4 bytes"},
 	{"tgllp dg2 pvc", "float_atomics", "float_atomic_sum", "execution_env.slm_size", "4", "32", "IGC rounds slm_size up to 32 bytes; `local atomic_float lsum` is 4"},
-	{"tgllp dg2 pvc", "generic_pointers", "address_space_query", "execution_env.slm_size", "4", "32", "IGC rounds slm_size up to 32 bytes; `local int l[1]` is 4"},
+	{"tgllp dg2 pvc", "generic_pointers", "address_space_query", "execution_env.slm_size", "8", "32", "IGC rounds slm_size up to 32 bytes; `local int l[1]` is 4, at offset 4 since the kernel meets null __local pointers (offset 0 is NULL)"},
 	{"tgllp dg2 pvc", "generic_pointers", "generic_calls", "execution_env.slm_size", "12", "32", "IGC rounds slm_size up to 32 bytes; `local int l[3]` is 12"},
 	{"tgllp dg2", "atomics_int64", "atomic_long_sum", "execution_env.slm_size", "0", "32",
 		"IGC reserves 32 bytes of SLM that its code does not use (its vISA has no SLM access, the kernel no local memory)"},

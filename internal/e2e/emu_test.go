@@ -30,12 +30,7 @@ const (
 // wrongAtO0 are launches of -O0 modules whose results are known to be
 // wrong, by launch id, with the reason. The test fails when one of them
 // gives PoCL's results, so the list stays true.
-var wrongAtO0 = map[string]string{
-	// The first __local variable sits at offset 0, which is also the
-	// null __local pointer, so to_local() of a generic pointer to it
-	// compares equal to NULL. At -O2 the comparison folds away.
-	"generic_pointers.address_space_query": "a __local variable at offset 0 equals the null __local pointer",
-}
+var wrongAtO0 = map[string]string{}
 
 // TestEmulateCompiled compiles every corpus module with launches for
 // each device and dispatch width and emulates every launch: the results
