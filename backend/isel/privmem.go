@@ -197,6 +197,26 @@ func (s *sel) memcpy(v *ir.Value) {
 	for size > 1 && (al%size != 0 || n%int64(size) != 0) {
 		size /= 2
 	}
+	if p, ok := s.priv[v.Args[1].ID]; ok {
+		// From a by-value argument: its bytes are in the payload.
+		for p.off%int64(size) != 0 {
+			size /= 2
+		}
+		t := visa.IntType(size, false)
+		dst, dspace := s.get(v.Args[0]), v.Args[0].Type.Space
+		if dspace == ir.SpaceGeneric {
+			s.fail("memcpy through generic pointers is not supported")
+		}
+		if dspace != ir.SpaceLocal {
+			s.statelessWrites = true
+		}
+		for off := int64(0); off < n; off += int64(size) {
+			view := s.k.DeclAlias("", t, 1, p.base, int(p.off+off))
+			data := &store{t: t, lanes: 1, scalar: true, v: view}
+			s.memory(access{ptr: s.offsetPtr(dst, off), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
+		}
+		return
+	}
 	t := visa.IntType(size, false)
 	dst, src := s.get(v.Args[0]), s.get(v.Args[1])
 	dspace, sspace := v.Args[0].Type.Space, v.Args[1].Type.Space
@@ -206,15 +226,7 @@ func (s *sel) memcpy(v *ir.Value) {
 	if dspace != ir.SpaceLocal {
 		s.statelessWrites = true
 	}
-	at := func(p *store, space ir.Space, off int64) *store {
-		if off == 0 {
-			return p
-		}
-		q := &store{t: p.t, lanes: 1}
-		s.alloc(q)
-		s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), visa.ImmInt(p.t, off))
-		return q
-	}
+	at := func(p *store, _ ir.Space, off int64) *store { return s.offsetPtr(p, off) }
 	known := constBytes(v.Args[1], n)
 	units := int(n) / size
 	word := func(off int64) uint64 {
@@ -251,6 +263,17 @@ func (s *sel) memcpy(v *ir.Value) {
 		}
 		s.memory(access{ptr: at(dst, dspace, off), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
 	}
+}
+
+// offsetPtr returns the address p + off (p itself for 0).
+func (s *sel) offsetPtr(p *store, off int64) *store {
+	if off == 0 {
+		return p
+	}
+	q := &store{t: p.t, lanes: 1}
+	s.alloc(q)
+	s.emit(visa.OpAdd, s.vexec(), s.dstOf(q, 0, nat), s.srcOf(p, 0, nat), visa.ImmInt(p.t, off))
+	return q
 }
 
 // memcpyUnroll is the most elements a copy moves without a loop.

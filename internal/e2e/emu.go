@@ -27,7 +27,12 @@ func CompileFor(data []byte, p *platform.Platform, simd int) (*Compiled, error) 
 // CompileWith compiles a module with options o at -O2, one kernel at a
 // time, and prepares each kernel for the emulator.
 func CompileWith(data []byte, o compiler.Options) (*Compiled, error) {
-	o.Passes.Opt, o.Jobs = 2, 1
+	return compileAt(data, o, 2)
+}
+
+// compileAt is CompileWith with the pipeline of optimization level opt.
+func compileAt(data []byte, o compiler.Options, opt int) (*Compiled, error) {
+	o.Passes.Opt, o.Jobs = opt, 1
 	p := o.Platform
 	out, err := compiler.Compile(context.Background(), data, o)
 	if err != nil {
