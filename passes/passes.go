@@ -61,10 +61,13 @@ var Passes = []Pass{
 	{Name: "mathlib", Func: mathlib, Desc: "expand the OpenCL built-ins outside the backend's keep-set into IR within their ULP bounds (in no pipeline: the backend runs ExpandMath)"},
 }
 
-// Pipelines are the pass lists of the optimization levels.
+// Pipelines are the pass lists of the optimization levels. addrspace
+// runs at every level: selection has no 64-bit atomics on __local
+// memory, so a generic 64-bit atomic whose pointer is known to be global
+// compiles only once the pointer says so.
 var Pipelines = [3][]string{
-	0: {"copyelim", "inline", "deadcode"},
-	1: {"copyelim", "inline", "deadcode", "simplifycfg", "sroa", "mem2reg", "simplify", "sccp", "simplifycfg", "cse", "narrow", "simplify", "deadcode", "deadargs"},
+	0: {"copyelim", "inline", "deadcode", "addrspace"},
+	1: {"copyelim", "inline", "deadcode", "simplifycfg", "sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg", "cse", "narrow", "simplify", "deadcode", "deadargs"},
 	2: {
 		"copyelim", "inline", "deadcode", "simplifycfg",
 		"sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg",

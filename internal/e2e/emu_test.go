@@ -140,10 +140,7 @@ func TestEmulateCompiled(t *testing.T) {
 // failsBelowO2 are launches whose module does not compile at -O0 or
 // -O1, by launch id, with a substring of the error and the reason. The
 // test fails when one of them compiles, so the list stays true.
-var failsBelowO2 = map[string][2]string{
-	"atomics_int64.atomics64":       {"64-bit shared local memory atomics are not supported", "below -O2 the atomic's pointer stays generic (the addrspace pass runs at -O2), and its __local branch needs 64-bit SLM atomics"},
-	"atomics_int64.atomic_long_sum": {"64-bit shared local memory atomics are not supported", "as atomics64"},
-}
+var failsBelowO2 = map[string][2]string{}
 
 // TestEmulateOptLevels compiles the -O2 corpus modules with the -O0 and
 // -O1 pipelines (build options -ze-opt-level=0 and 1) for TGLLP and
