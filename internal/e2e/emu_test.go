@@ -143,13 +143,20 @@ func TestEmulateCompiled(t *testing.T) {
 var failsBelowO2 = map[string][2]string{}
 
 // TestEmulateOptLevels compiles the -O2 corpus modules with the -O0 and
-// -O1 pipelines (build options -ze-opt-level=0 and 1) for TGLLP and
-// emulates every launch at the chosen width: the results must equal
+// -O1 pipelines (build options -ze-opt-level=0 and 1) for each device
+// and emulates every launch at the chosen width: the results must equal
 // PoCL's. Fewer passes leave more to selection: by-value arguments
 // copied whole, private variables in memory, generic pointers.
 func TestEmulateOptLevels(t *testing.T) {
 	c := loadCorpus(t)
-	p, err := platform.Lookup("tgllp")
+	for _, dev := range []string{"tgllp", "dg2", "pvc"} {
+		t.Run(dev, func(t *testing.T) { emulateOptLevels(t, c, dev) })
+	}
+}
+
+// emulateOptLevels is TestEmulateOptLevels on one device.
+func emulateOptLevels(t *testing.T, c *Corpus, dev string) {
+	p, err := platform.Lookup(dev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +170,7 @@ func TestEmulateOptLevels(t *testing.T) {
 			for _, l := range m.Launch.Launches {
 				total++
 				module, _, _ := strings.Cut(l.ID(), ".")
-				f := ExpectedFailure("tgllp", module)
+				f := ExpectedFailure(dev, module)
 				listed, isListed := failsBelowO2[l.ID()]
 				switch {
 				case err != nil && f != nil && strings.Contains(err.Error(), f.Err):
