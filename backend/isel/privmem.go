@@ -197,19 +197,20 @@ func (s *sel) memcpy(v *ir.Value) {
 	for size > 1 && (al%size != 0 || n%int64(size) != 0) {
 		size /= 2
 	}
+	dst := s.get(v.Args[0])
+	dspace, sspace := v.Args[0].Type.Space, v.Args[1].Type.Space
+	if dspace == ir.SpaceGeneric || sspace == ir.SpaceGeneric {
+		s.fail("memcpy through generic pointers is not supported")
+	}
+	if dspace != ir.SpaceLocal {
+		s.statelessWrites = true
+	}
 	if p, ok := s.priv[v.Args[1].ID]; ok {
 		// From a by-value argument: its bytes are in the payload.
 		for p.off%int64(size) != 0 {
 			size /= 2
 		}
 		t := visa.IntType(size, false)
-		dst, dspace := s.get(v.Args[0]), v.Args[0].Type.Space
-		if dspace == ir.SpaceGeneric {
-			s.fail("memcpy through generic pointers is not supported")
-		}
-		if dspace != ir.SpaceLocal {
-			s.statelessWrites = true
-		}
 		for off := int64(0); off < n; off += int64(size) {
 			view := s.k.DeclAlias("", t, 1, p.base, int(p.off+off))
 			data := &store{t: t, lanes: 1, scalar: true, v: view}
@@ -218,15 +219,7 @@ func (s *sel) memcpy(v *ir.Value) {
 		return
 	}
 	t := visa.IntType(size, false)
-	dst, src := s.get(v.Args[0]), s.get(v.Args[1])
-	dspace, sspace := v.Args[0].Type.Space, v.Args[1].Type.Space
-	if dspace == ir.SpaceGeneric || sspace == ir.SpaceGeneric {
-		s.fail("memcpy through generic pointers is not supported")
-	}
-	if dspace != ir.SpaceLocal {
-		s.statelessWrites = true
-	}
-	at := func(p *store, _ ir.Space, off int64) *store { return s.offsetPtr(p, off) }
+	src := s.get(v.Args[1])
 	known := constBytes(v.Args[1], n)
 	units := int(n) / size
 	word := func(off int64) uint64 {
@@ -259,9 +252,9 @@ func (s *sel) memcpy(v *ir.Value) {
 	for off := int64(0); off < n; off += int64(size) {
 		data := element(off)
 		if known == nil {
-			s.memory(access{ptr: at(src, sspace, off), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
+			s.memory(access{ptr: s.offsetPtr(src, off), space: sspace, t: t, lanes: 1, align: size, data: data, load: true})
 		}
-		s.memory(access{ptr: at(dst, dspace, off), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
+		s.memory(access{ptr: s.offsetPtr(dst, off), space: dspace, t: t, lanes: 1, align: size, data: data, load: false})
 	}
 }
 
