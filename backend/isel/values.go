@@ -108,7 +108,7 @@ func (s *sel) classify() {
 
 // candidate reports whether v may be scalar whatever its operands.
 func (s *sel) candidate(v *ir.Value) bool {
-	if int(v.Op) >= len(pureOps) || !pureOps[v.Op] || !s.uni.IsUniform(v) || s.uni.EscapesDivergentLoop(v) {
+	if int(v.Op) >= len(pureOps) || !(pureOps[v.Op] || v.Op == ir.OpLoad && s.uniformLoad(v)) || !s.uni.IsUniform(v) || s.uni.EscapesDivergentLoop(v) {
 		return false
 	}
 	return !(v.Type.Kind == ir.KVector && v.Type.Elem.Kind == ir.KBool)
