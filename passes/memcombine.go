@@ -252,7 +252,7 @@ func combineLoads(b *ir.Block, pool *constPool) {
 		et := g[0].v.Type
 		vt := ir.Vec(et, len(g))
 		var addr []*ir.Value
-		ptr := addrOf(b, g[0], vt, pool, &addr)
+		ptr := addrOf(b, g, vt, pool, &addr)
 		load := detached(b, ir.OpLoad, vt, ptr)
 		load.AuxInt = int64(ir.MakeMem(alignOf(g[0].v, et), false))
 		at[first.v] = append(at[first.v], append(addr, load)...)
@@ -307,7 +307,7 @@ func combineStores(b *ir.Block, pool *constPool) {
 			et := g[0].v.Args[1].Type
 			vt := ir.Vec(et, len(g))
 			var addr []*ir.Value
-			ptr := addrOf(b, g[0], vt, pool, &addr)
+			ptr := addrOf(b, g, vt, pool, &addr)
 			args := make([]*ir.Value, len(g))
 			var vals []*ir.Value
 			for i, r := range g {
@@ -361,21 +361,25 @@ func combineStores(b *ir.Block, pool *constPool) {
 	b.Values = out
 }
 
-// addrOf makes the pointer to the run's lowest element, typed for the
-// vector: its base plus the offsets. The values go in *vals.
-func addrOf(b *ir.Block, r memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Value) *ir.Value {
+// addrOf makes the pointer to the lowest element of run g, typed for
+// the vector: its base plus the offsets. The values go in *vals.
+func addrOf(b *ir.Block, g []memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Value) *ir.Value {
+	r := g[0]
 	pt := ir.Ptr(r.base.root.Type.Space, vt)
 	p := r.base.root
-	if x := r.base.leaf; x != nil {
-		// ext(leaf << shift), rebuilt (cse merges it with the same
-		// offset where one exists).
-		if r.base.shift > 0 {
-			x = detached(b, ir.OpShl, x.Type, x, pool.scalar(x.Type, uint64(r.base.shift)))
-			*vals = append(*vals, x)
-		}
-		if r.base.ext != ir.OpInvalid {
-			x = detached(b, r.base.ext, ir.I64, x)
-			*vals = append(*vals, x)
+	if r.base.leaf != nil {
+		x := exactOffset(g)
+		if x == nil {
+			// ext(leaf << shift), rebuilt.
+			x = r.base.leaf
+			if r.base.shift > 0 {
+				x = detached(b, ir.OpShl, x.Type, x, pool.scalar(x.Type, uint64(r.base.shift)))
+				*vals = append(*vals, x)
+			}
+			if r.base.ext != ir.OpInvalid {
+				x = detached(b, r.base.ext, ir.I64, x)
+				*vals = append(*vals, x)
+			}
 		}
 		p = detached(b, ir.OpPtrAdd, pt, p, x)
 		*vals = append(*vals, p)
@@ -385,6 +389,26 @@ func addrOf(b *ir.Block, r memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Val
 		*vals = append(*vals, p)
 	}
 	return p
+}
+
+// exactOffset returns the run-time offset of an access of g that is its
+// base's offset exactly (no constant taken out of it), if there is one.
+func exactOffset(g []memRef) *ir.Value {
+	for _, r := range g {
+		p := r.v.Args[0]
+		for p.Op == ir.OpBitcast || p.Op == ir.OpCopy || p.Op == ir.OpPtrAdd {
+			if p.Op == ir.OpPtrAdd {
+				if _, ok := p.Args[1].IsConst(); !ok {
+					if base, off := baseOf(r.base.root, p.Args[1], 0); base == r.base && off == 0 {
+						return p.Args[1]
+					}
+					break
+				}
+			}
+			p = p.Args[0]
+		}
+	}
+	return nil
 }
 
 // alignOf is the alignment a merged access keeps: the lowest element's.
