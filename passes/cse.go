@@ -16,7 +16,8 @@ import "spv2visa/ir"
 // its only predecessor. Volatile accesses take no part.
 func cse(f *ir.Func, _ *Config) {
 	dom := ir.Dominators(f)
-	t := &cseTable{buckets: map[uint64][]*ir.Value{}, extra: make([]int64, f.NumValues())}
+	n := f.NumValues()
+	t := &cseTable{heads: make(map[uint64]*ir.Value, n/2), next: make([]*ir.Value, n), extra: make([]int64, n)}
 	gen := int64(0)
 	genEnd := make([]int64, f.NumBlocks())
 	type frame struct {
@@ -38,7 +39,7 @@ func cse(f *ir.Func, _ *Config) {
 					// A load of what was just stored is the stored value.
 					t.extra[v.ID] = gen
 					h := cseLoadHash(copySource(v.Args[0]).ID, v.Args[1].Type, gen)
-					t.buckets[h] = append(t.buckets[h], v)
+					t.push(h, v)
 					fr.hashes = append(fr.hashes, h)
 				}
 				continue
@@ -56,7 +57,7 @@ func cse(f *ir.Func, _ *Config) {
 				v.ReplaceWith(w)
 				continue
 			}
-			t.buckets[h] = append(t.buckets[h], v)
+			t.push(h, v)
 			fr.hashes = append(fr.hashes, h)
 		}
 		genEnd[b.ID] = gen
@@ -72,15 +73,14 @@ func cse(f *ir.Func, _ *Config) {
 			stack = append(stack, enter(c))
 			continue
 		}
-		// Entries leave in reverse order of entry, so each is the last of
-		// its bucket.
+		// Entries leave in reverse order of entry, so each is the head
+		// of its bucket.
 		for i := len(top.hashes) - 1; i >= 0; i-- {
 			h := top.hashes[i]
-			bk := t.buckets[h]
-			if len(bk) == 1 {
-				delete(t.buckets, h)
+			if w := t.next[t.heads[h].ID]; w != nil {
+				t.heads[h] = w
 			} else {
-				t.buckets[h] = bk[:len(bk)-1]
+				delete(t.heads, h)
 			}
 		}
 		stack = stack[:len(stack)-1]
@@ -89,10 +89,18 @@ func cse(f *ir.Func, _ *Config) {
 }
 
 // cseTable holds the values available at the current point of the
-// dominator tree walk, by hash.
+// dominator tree walk, by hash: each hash's values are a list, newest
+// first, linked through next (a value enters the table at most once),
+// so that entering one costs no allocation.
 type cseTable struct {
-	buckets map[uint64][]*ir.Value
-	extra   []int64 // by value ID: its memory generation or block (see cseExtra)
+	heads map[uint64]*ir.Value
+	next  []*ir.Value // by value ID: the next older value of its bucket
+	extra []int64     // by value ID: its memory generation or block (see cseExtra)
+}
+
+func (t *cseTable) push(h uint64, v *ir.Value) {
+	t.next[v.ID] = t.heads[h]
+	t.heads[h] = v
 }
 
 // cseExtra returns what besides op, type, aux and arguments must agree
@@ -163,7 +171,7 @@ func cseHash(v *ir.Value, extra int64) uint64 {
 }
 
 func (t *cseTable) find(h uint64, v *ir.Value) *ir.Value {
-	for _, w := range t.buckets[h] {
+	for w := t.heads[h]; w != nil; w = t.next[w.ID] {
 		if cseEqual(v, w, t.extra[v.ID], t.extra[w.ID]) {
 			return w
 		}

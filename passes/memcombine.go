@@ -36,9 +36,13 @@ func memCombine(f *ir.Func, _ *Config) {
 const maxCombine = 4
 
 // memBase is where an access is: root + x + a constant, x a run-time
-// byte offset (nil for none).
+// byte offset (none when leaf is nil). x is ext(leaf << shift): offsets
+// that differ only in a constant added to the same scaled index (a[4*i],
+// a[4*i+1], ... as clang writes them: (4*i | 1) << 2) share a base.
 type memBase struct {
-	root, x *ir.Value
+	root, leaf *ir.Value
+	shift      int64
+	ext        ir.Op // OpUConv or OpSConv of a 32-bit leaf << shift; OpInvalid for none
 }
 
 // memAddr splits a pointer into a base and a constant byte offset,
@@ -56,18 +60,95 @@ func memAddr(p *ir.Value) (memBase, int64) {
 			case x == nil:
 				x = p.Args[1]
 			default:
-				return memBase{p, x}, off
+				return memBase{root: p, leaf: x}, off
 			}
 			p = p.Args[0]
 		case ir.OpBitcast, ir.OpCopy:
 			if p.Args[0].Type.Kind != ir.KPtr {
-				return memBase{p, x}, off
+				return baseOf(p, x, off)
 			}
 			p = p.Args[0]
 		default:
-			return memBase{p, x}, off
+			return baseOf(p, x, off)
 		}
 	}
+}
+
+// baseOf is the base of root + x + off, with x's constant part moved
+// into the offset where that is exact.
+func baseOf(root, x *ir.Value, off int64) (memBase, int64) {
+	if x == nil {
+		return memBase{root: root}, off
+	}
+	ext := ir.OpInvalid
+	y := x
+	if (x.Op == ir.OpUConv || x.Op == ir.OpSConv) && x.Args[0].Type.Kind == ir.KInt && x.Args[0].Type.Bits == 32 {
+		ext, y = x.Op, x.Args[0]
+	}
+	leaf, shift, c := scaledIndex(y)
+	// ext(leaf << shift + c) is ext(leaf << shift) + c when c only has
+	// bits below the lowest one leaf << shift may have set: the sum
+	// carries nothing, and neither extension sees it. Without an
+	// extension the sum is exact modulo 2^64 as it stands.
+	if c == 0 && shift == 0 || ext != ir.OpInvalid && (c < 0 || c >= 1<<min(shift+trailingZeros(leaf), 31)) {
+		return memBase{root: root, leaf: x}, off
+	}
+	return memBase{root: root, leaf: leaf, shift: shift, ext: ext}, off + c
+}
+
+// scaledIndex writes x as (leaf << shift) + c, exactly modulo 2^width,
+// through constant shifts, additions of constants, and ors of constants
+// with bits x is known not to have.
+func scaledIndex(x *ir.Value) (leaf *ir.Value, shift, c int64) {
+	bits := int64(x.Type.Bits)
+	if x.Type.Kind != ir.KInt || bits != 32 && bits != 64 {
+		return x, 0, 0
+	}
+	k, ok := int64(0), false
+	if len(x.Args) == 2 {
+		k, ok = x.Args[1].IsConst()
+	}
+	switch {
+	case ok && x.Op == ir.OpShl && k > 0 && k < bits:
+		l, s, c := scaledIndex(x.Args[0])
+		return l, s + k, wrap(x.Type, c<<k)
+	case ok && x.Op == ir.OpAdd:
+		l, s, c := scaledIndex(x.Args[0])
+		return l, s, wrap(x.Type, c+k)
+	case ok && x.Op == ir.OpOr && k >= 0 && k < 1<<min(trailingZeros(x.Args[0]), 62):
+		l, s, c := scaledIndex(x.Args[0])
+		return l, s, wrap(x.Type, c+k)
+	}
+	return x, 0, 0
+}
+
+// trailingZeros is a lower bound on the low zero bits of integer x.
+func trailingZeros(x *ir.Value) int64 {
+	if c, ok := x.IsConst(); ok {
+		if c == 0 {
+			return int64(x.Type.Bits)
+		}
+		n := int64(0)
+		for c&1 == 0 {
+			c >>= 1
+			n++
+		}
+		return n
+	}
+	if len(x.Args) == 2 {
+		k, ok := x.Args[1].IsConst()
+		switch {
+		case ok && x.Op == ir.OpShl && k > 0 && k < int64(x.Type.Bits):
+			return min(trailingZeros(x.Args[0])+k, int64(x.Type.Bits))
+		case x.Op == ir.OpAnd:
+			return max(trailingZeros(x.Args[0]), trailingZeros(x.Args[1]))
+		case x.Op == ir.OpMul:
+			return min(trailingZeros(x.Args[0])+trailingZeros(x.Args[1]), int64(x.Type.Bits))
+		case ok && (x.Op == ir.OpAdd || x.Op == ir.OpOr):
+			return min(trailingZeros(x.Args[0]), trailingZeros(x.Args[1]))
+		}
+	}
+	return 0
 }
 
 // combinable reports whether a load or store of type t through p may
@@ -171,7 +252,7 @@ func combineLoads(b *ir.Block, pool *constPool) {
 		et := g[0].v.Type
 		vt := ir.Vec(et, len(g))
 		var addr []*ir.Value
-		ptr := addrOf(b, g[0], vt, pool, &addr)
+		ptr := addrOf(b, g, vt, pool, &addr)
 		load := detached(b, ir.OpLoad, vt, ptr)
 		load.AuxInt = int64(ir.MakeMem(alignOf(g[0].v, et), false))
 		at[first.v] = append(at[first.v], append(addr, load)...)
@@ -226,7 +307,7 @@ func combineStores(b *ir.Block, pool *constPool) {
 			et := g[0].v.Args[1].Type
 			vt := ir.Vec(et, len(g))
 			var addr []*ir.Value
-			ptr := addrOf(b, g[0], vt, pool, &addr)
+			ptr := addrOf(b, g, vt, pool, &addr)
 			args := make([]*ir.Value, len(g))
 			var vals []*ir.Value
 			for i, r := range g {
@@ -280,13 +361,27 @@ func combineStores(b *ir.Block, pool *constPool) {
 	b.Values = out
 }
 
-// addrOf makes the pointer to the run's lowest element, typed for the
-// vector: its base plus the offsets. The values go in *vals.
-func addrOf(b *ir.Block, r memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Value) *ir.Value {
+// addrOf makes the pointer to the lowest element of run g, typed for
+// the vector: its base plus the offsets. The values go in *vals.
+func addrOf(b *ir.Block, g []memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Value) *ir.Value {
+	r := g[0]
 	pt := ir.Ptr(r.base.root.Type.Space, vt)
 	p := r.base.root
-	if r.base.x != nil {
-		p = detached(b, ir.OpPtrAdd, pt, p, r.base.x)
+	if r.base.leaf != nil {
+		x := exactOffset(g)
+		if x == nil {
+			// ext(leaf << shift), rebuilt.
+			x = r.base.leaf
+			if r.base.shift > 0 {
+				x = detached(b, ir.OpShl, x.Type, x, pool.scalar(x.Type, uint64(r.base.shift)))
+				*vals = append(*vals, x)
+			}
+			if r.base.ext != ir.OpInvalid {
+				x = detached(b, r.base.ext, ir.I64, x)
+				*vals = append(*vals, x)
+			}
+		}
+		p = detached(b, ir.OpPtrAdd, pt, p, x)
 		*vals = append(*vals, p)
 	}
 	if r.off != 0 || p.Type != pt {
@@ -294,6 +389,26 @@ func addrOf(b *ir.Block, r memRef, vt *ir.Type, pool *constPool, vals *[]*ir.Val
 		*vals = append(*vals, p)
 	}
 	return p
+}
+
+// exactOffset returns the run-time offset of an access of g that is its
+// base's offset exactly (no constant taken out of it), if there is one.
+func exactOffset(g []memRef) *ir.Value {
+	for _, r := range g {
+		p := r.v.Args[0]
+		for p.Op == ir.OpBitcast || p.Op == ir.OpCopy || p.Op == ir.OpPtrAdd {
+			if p.Op == ir.OpPtrAdd {
+				if _, ok := p.Args[1].IsConst(); !ok {
+					if base, off := baseOf(r.base.root, p.Args[1], 0); base == r.base && off == 0 {
+						return p.Args[1]
+					}
+					break
+				}
+			}
+			p = p.Args[0]
+		}
+	}
+	return nil
 }
 
 // alignOf is the alignment a merged access keeps: the lowest element's.

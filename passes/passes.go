@@ -52,6 +52,7 @@ var Passes = []Pass{
 	{Name: "cse", Func: cse, Desc: "global value numbering of pure values over the dominator tree; redundant loads and loads of just-stored values"},
 	{Name: "licm", Func: licm, Desc: "hoist loop-invariant pure values into (new) loop preheaders"},
 	{Name: "unroll", Func: unroll, Desc: "unroll small loops with constant trip counts, following the source's loop hints"},
+	{Name: "ifconv", Func: ifConv, Desc: "turn a branch around a few cheap pure values into selects (a triangle or a diamond whose meeting block has no other predecessor)"},
 	{Name: "memcombine", Func: memCombine, Desc: "merge loads and stores of adjacent scalars (structure fields, a[i] and a[i+1]) into vector accesses"},
 	{Name: "narrow", Func: narrow, Desc: "compute in 32 bits the 64-bit integers only needed modulo 2^32 (truncated, or non-negative buffer offsets under 4 GB)"},
 	{Name: "scalarize", Func: scalarize, Desc: "compute elementwise vector operations per component where only some components are read"},
@@ -72,7 +73,7 @@ var Pipelines = [3][]string{
 		"copyelim", "inline", "deadcode", "simplifycfg",
 		"sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg",
 		"cse", "licm", "unroll", "simplify", "sccp", "simplifycfg",
-		"cse", "narrow", "localaddr", "cse", "memcombine", "scalarize", "cse", "simplify", "deadcode", "simplifycfg", "sinkloads", "deadargs",
+		"cse", "narrow", "localaddr", "ifconv", "simplifycfg", "cse", "memcombine", "scalarize", "cse", "simplify", "deadcode", "simplifycfg", "sinkloads", "deadargs",
 	},
 }
 

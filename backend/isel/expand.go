@@ -7,7 +7,7 @@ import (
 // expand rewrites, before selection, the IR operations that are
 // simplest as IR: asynchronous work-group copies become a loop of loads
 // and stores shared by the work-items, waits for them a barrier.
-func expand(f *ir.Func) {
+func expand(f *ir.Func) (rewritten bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, b := range f.Blocks {
@@ -29,12 +29,13 @@ func expand(f *ir.Func) {
 				}
 			}
 			if changed {
+				rewritten = true
 				break
 			}
 		}
 	}
-	dropEvents(f)
-	expandWorkGroupCollectives(f)
+	dropped := dropEvents(f)
+	return expandWorkGroupCollectives(f) || dropped || rewritten
 }
 
 // splitAfter moves the values of b after index i, its control and its
@@ -128,7 +129,7 @@ func expandAsyncCopy(f *ir.Func, b *ir.Block, i int) {
 
 // dropEvents removes what only carried events around: stores of events
 // into private variables, casts of their addresses, and the variables.
-func dropEvents(f *ir.Func) {
+func dropEvents(f *ir.Func) (dropped bool) {
 	isEventPtr := func(t *ir.Type) bool { return t != nil && t.Kind == ir.KPtr && t.Elem.Kind == ir.KEvent }
 	for changed := true; changed; {
 		changed = false
@@ -146,7 +147,7 @@ func dropEvents(f *ir.Func) {
 				}
 				if drop {
 					v.ResetArgs()
-					changed = true
+					changed, dropped = true, true
 					continue
 				}
 				out = append(out, v)
@@ -154,4 +155,5 @@ func dropEvents(f *ir.Func) {
 			b.Values = out
 		}
 	}
+	return dropped
 }

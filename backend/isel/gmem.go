@@ -259,6 +259,12 @@ func (s *sel) declareRegions() {
 	}
 }
 
+// lowWord is the low 16 bits of a scalar byte offset into a region,
+// whatever the offset's width (a region is smaller than 64 KB).
+func (s *sel) lowWord(off *store) visa.Operand {
+	return visa.Scalar(s.as(off.v, visa.UW), 0)
+}
+
 // regionLoad reads through a pointer into a region.
 func (s *sel) regionLoad(v *ir.Value, r *region) {
 	st := s.get(v)
@@ -306,7 +312,7 @@ func (s *sel) regionAccess(r *region, off *store, extra int, t visa.Type, read f
 	if off.scalar {
 		a := s.k.DeclAddr("", 1)
 		o := s.temp(visa.UW, 1)
-		s.emit(visa.OpMov, visa.NM(1), visa.Dst(o, 0, 0, 1), s.srcOf(off, 0, visa.UW))
+		s.emit(visa.OpMov, visa.NM(1), visa.Dst(o, 0, 0, 1), s.lowWord(off))
 		if r.perLane {
 			// Element o/g of lane 0: byte o*simd.
 			s.emit(visa.OpMul, visa.NM(1), visa.Dst(o, 0, 0, 1), visa.Scalar(o, 0), visa.ImmInt(visa.UW, int64(s.simd)))
@@ -380,7 +386,7 @@ func (s *sel) regionStore(v *ir.Value, r *region) {
 		case off.scalar:
 			a := s.k.DeclAddr("", 1)
 			o := s.temp(visa.UW, 1)
-			s.emit(visa.OpMov, visa.NM(1), visa.Dst(o, 0, 0, 1), s.srcOf(off, 0, visa.UW))
+			s.emit(visa.OpMov, visa.NM(1), visa.Dst(o, 0, 0, 1), s.lowWord(off))
 			s.emit(visa.OpMul, visa.NM(1), visa.Dst(o, 0, 0, 1), visa.Scalar(o, 0), visa.ImmInt(visa.UW, int64(s.simd)))
 			s.emit(visa.OpAddrAdd, visa.NM(1), visa.AddrDst(a, 0), visa.AddrOf(r.v, 0), visa.Scalar(o, 0))
 			for ch := 0; ch < s.simd; ch += chunk {

@@ -140,8 +140,13 @@ func (s *sel) load(v *ir.Value) {
 		s.fail("loads of booleans are not supported")
 	}
 	at, off := s.privAccess(ptr)
-	s.transfer(v, access{ptr: at, off: off, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
-		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true, surf: s.surface(ptr)})
+	a := access{ptr: at, off: off, space: ptr.Type.Space, t: st.t, lanes: st.lanes,
+		align: ir.MemFlags(v.AuxInt).Align(), data: st, load: true, surf: s.surface(ptr)}
+	if st.scalar {
+		s.scalarLoad(a) // see uniformLoad
+		return
+	}
+	s.transfer(v, a)
 }
 
 // transfer moves a's data, through a generic pointer by space.

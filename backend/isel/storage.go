@@ -97,10 +97,11 @@ func (sh shape) storage(simd, g int) regalloc.Storage {
 func NewModel(f *ir.Func, p *platform.Platform, opt Options) (m *Model, err error) {
 	s := &sel{f: f, p: p, simd: p.MaxSIMD(), k: visa.NewKernel(f.Name), opt: opt}
 	defer recoverSel(s, &err)
-	expand(f)
-	lowerSwitches(f)
-	if err := f.Verify(); err != nil {
-		s.fail("internal error: IR rewritten for selection is invalid: %v", err)
+	rewritten := expand(f)
+	if lowerSwitches(f) || rewritten {
+		if err := f.Verify(); err != nil {
+			s.fail("internal error: IR rewritten for selection is invalid: %v", err)
+		}
 	}
 	return &Model{f: f, p: p, opt: opt, uni: passes.Uniformity(f), order: layout(f), widths: map[int]*widthModel{}}, nil
 }

@@ -9,11 +9,12 @@ import (
 // flow structurizer expects at most one conditional goto per block.
 // Each case's block becomes the successor's predecessor in place of the
 // switch, with the same phi operand.
-func lowerSwitches(f *ir.Func) {
+func lowerSwitches(f *ir.Func) (changed bool) {
 	for _, b := range append([]*ir.Block(nil), f.Blocks...) {
 		if b.Kind != ir.BlockSwitch {
 			continue
 		}
+		changed = true
 		ctl := b.Control
 		def := b.Succs[0]
 		cases, succs := b.Cases, b.Succs[1:]
@@ -62,6 +63,7 @@ func lowerSwitches(f *ir.Func) {
 			addEdge(b, def, arg[def])
 		}
 	}
+	return changed
 }
 
 // addEdge adds the edge b->s and the phi operands of s for it.

@@ -82,14 +82,23 @@ var pureOps = func() [256]bool {
 // iterations needs a copy per work-item. A phi is scalar only when the
 // branches that lead to it are computed unmasked too (their predicate
 // bits then agree), so its predicated copies read valid bits.
+//
+// It starts from every candidate scalar and drops each one with an
+// operand that is not, until none changes: a loop's uniform induction
+// variable and its increment, each the other's operand, stay scalar
+// (starting from none, neither would ever become one).
 func (s *sel) classify() {
+	for _, b := range s.order {
+		for _, v := range b.Values {
+			s.scalar[v.ID] = s.candidate(v)
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, b := range s.order {
 			for _, v := range b.Values {
-				sc := s.canScalar(v)
-				if sc != s.scalar[v.ID] {
-					s.scalar[v.ID] = sc
+				if s.scalar[v.ID] && !s.canScalar(v) {
+					s.scalar[v.ID] = false
 					changed = true
 				}
 			}
@@ -97,11 +106,17 @@ func (s *sel) classify() {
 	}
 }
 
-func (s *sel) canScalar(v *ir.Value) bool {
-	if int(v.Op) >= len(pureOps) || !pureOps[v.Op] || !s.uni.IsUniform(v) || s.uni.EscapesDivergentLoop(v) {
+// candidate reports whether v may be scalar whatever its operands.
+func (s *sel) candidate(v *ir.Value) bool {
+	if int(v.Op) >= len(pureOps) || !(pureOps[v.Op] || v.Op == ir.OpLoad && s.uniformLoad(v)) || !s.uni.IsUniform(v) || s.uni.EscapesDivergentLoop(v) {
 		return false
 	}
-	if v.Type.Kind == ir.KVector && v.Type.Elem.Kind == ir.KBool {
+	return !(v.Type.Kind == ir.KVector && v.Type.Elem.Kind == ir.KBool)
+}
+
+// canScalar reports whether v may be scalar given its operands' storage.
+func (s *sel) canScalar(v *ir.Value) bool {
+	if !s.candidate(v) {
 		return false
 	}
 	if v.Op == ir.OpPhi {

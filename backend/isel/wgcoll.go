@@ -16,12 +16,12 @@ const wgSlots = 128
 
 // expandWorkGroupCollectives rewrites f's work-group reductions, scans,
 // broadcasts, all and any.
-func expandWorkGroupCollectives(f *ir.Func) {
+func expandWorkGroupCollectives(f *ir.Func) (changed bool) {
 	var scratch *ir.Global
-	for {
+	for ; ; changed = true {
 		b, i := findWorkGroupCollective(f)
 		if b == nil {
-			return
+			return changed
 		}
 		if scratch == nil {
 			scratch = &ir.Global{Name: f.Name + ".wg_scratch", Type: ir.Array(ir.Int(64), wgSlots), Space: ir.SpaceLocal, Align: 8}

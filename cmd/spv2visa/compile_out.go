@@ -187,7 +187,7 @@ func (c *compilation) stageAll(r *result) (*staged, error) {
 func (s *staged) commit() error {
 	var done []string
 	for i, f := range s.files {
-		if err := os.Rename(s.temps[i], f.path); err != nil {
+		if err := fileutil.Replace(s.temps[i], f.path); err != nil {
 			s.rollback(done)
 			return fmt.Errorf("cannot write %s: %v", f.path, ioErr(err))
 		}
@@ -212,22 +212,7 @@ func (s *staged) rollback(done []string) {
 
 // stage writes f's data to a temporary file in its directory.
 func stage(f outFile) (string, error) {
-	t, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".tmp*")
-	if err != nil {
-		return "", err
-	}
-	_, err = t.Write(f.data)
-	if cerr := t.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(t.Name(), 0o644)
-	}
-	if err != nil {
-		os.Remove(t.Name())
-		return "", err
-	}
-	return t.Name(), nil
+	return fileutil.WriteTemp(f.path, f.data, 0o644)
 }
 
 // mkdirAll creates dir and its missing parents; it returns the

@@ -163,17 +163,9 @@ func Compile(ctx context.Context, spv []byte, o Options) (*Output, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, jobs)
-	for i, f := range kernels {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int, f *ir.Func) {
-			defer func() { <-sem; wg.Done() }()
-			out.Kernels[i], errsByKernel[i] = compileKernel(ctx, f, o)
-		}(i, f)
-	}
-	wg.Wait()
+	each(len(kernels), jobs, func(i int) {
+		out.Kernels[i], errsByKernel[i] = compileKernel(ctx, kernels[i], o)
+	})
 	if o.Finalizer != nil {
 		finalize(ctx, out.Kernels, errsByKernel, o, jobs)
 	}
@@ -263,17 +255,9 @@ func finalize(ctx context.Context, ks []*Kernel, errs []error, o Options, jobs i
 	results := make([]*zebin.Result, len(fjobs))
 	ferrs := make([]error, len(fjobs))
 	if o.FinalizeEach {
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, jobs)
-		for n, j := range fjobs {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				results[n], ferrs[n] = o.Finalizer.Finalize(ctx, j.VISA, j.Options)
-			}()
-		}
-		wg.Wait()
+		each(len(fjobs), jobs, func(n int) {
+			results[n], ferrs[n] = o.Finalizer.Finalize(ctx, fjobs[n].VISA, fjobs[n].Options)
+		})
 	} else {
 		results, ferrs = o.Finalizer.FinalizeAll(ctx, fjobs, jobs)
 	}
@@ -291,4 +275,28 @@ func finalize(ctx context.Context, ks []*Kernel, errs []error, o Options, jobs i
 				Type: zeinfo.BufScratch, Usage: zeinfo.SpillFillSpace, Size: int32(res.SpillSize)})
 		}
 	}
+}
+
+// each calls do(0) … do(n-1), at most jobs at once. With one job (or
+// one call) it calls them in order on this goroutine: a compile process
+// then starts no other thread, which costs more than a small kernel's
+// selection.
+func each(n, jobs int, do func(i int)) {
+	if jobs <= 1 || n <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, jobs)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			do(i)
+		}()
+	}
+	wg.Wait()
 }

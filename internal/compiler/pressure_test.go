@@ -22,7 +22,7 @@ import (
 const pressureDir = "../../testdata/kernels/pressure"
 
 // pressureWidths are the widths register allocation must choose for
-// live6, live14, live30 and live150: the widest at first, narrower as
+// live6, live15, live31 and live150: the widest at first, narrower as
 // the pressure grows, and the narrowest, spilling, for live150. PVC has
 // registers of 64 bytes and no SIMD8.
 var pressureWidths = map[string][]int{
@@ -54,7 +54,7 @@ func TestPressureNarrowsThenSpills(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"live6", "live14", "live30", "live150"}
+	names := []string{"live6", "live15", "live31", "live150"}
 	for _, dev := range []string{"tgllp", "dg2", "pvc"} {
 		t.Run(dev, func(t *testing.T) {
 			p, err := platform.Lookup(dev)

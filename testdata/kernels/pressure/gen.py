@@ -20,7 +20,7 @@ vNNN with NNN float4 values live around a loop.
 import os
 import sys
 
-SIZES = [6, 14, 30, 150]
+SIZES = [6, 15, 31, 150]
 
 
 def live(name, n):

@@ -20,22 +20,23 @@ kernel void live6(global const float *in, global float *out, int iters, float s)
   out[i] = a0 + a1 + a2 + a3 + a4 + a5;
 }
 
-kernel void live14(global const float *in, global float *out, int iters, float s) {
+kernel void live15(global const float *in, global float *out, int iters, float s) {
   int i = get_global_id(0);
-  float a0 = in[i * 14 + 0];
-  float a1 = in[i * 14 + 1];
-  float a2 = in[i * 14 + 2];
-  float a3 = in[i * 14 + 3];
-  float a4 = in[i * 14 + 4];
-  float a5 = in[i * 14 + 5];
-  float a6 = in[i * 14 + 6];
-  float a7 = in[i * 14 + 7];
-  float a8 = in[i * 14 + 8];
-  float a9 = in[i * 14 + 9];
-  float a10 = in[i * 14 + 10];
-  float a11 = in[i * 14 + 11];
-  float a12 = in[i * 14 + 12];
-  float a13 = in[i * 14 + 13];
+  float a0 = in[i * 15 + 0];
+  float a1 = in[i * 15 + 1];
+  float a2 = in[i * 15 + 2];
+  float a3 = in[i * 15 + 3];
+  float a4 = in[i * 15 + 4];
+  float a5 = in[i * 15 + 5];
+  float a6 = in[i * 15 + 6];
+  float a7 = in[i * 15 + 7];
+  float a8 = in[i * 15 + 8];
+  float a9 = in[i * 15 + 9];
+  float a10 = in[i * 15 + 10];
+  float a11 = in[i * 15 + 11];
+  float a12 = in[i * 15 + 12];
+  float a13 = in[i * 15 + 13];
+  float a14 = in[i * 15 + 14];
   for (int t = 0; t < iters; t++) {
     a0 = fma(a0, s, a1);
     a1 = fma(a1, s, a2);
@@ -50,43 +51,45 @@ kernel void live14(global const float *in, global float *out, int iters, float s
     a10 = fma(a10, s, a11);
     a11 = fma(a11, s, a12);
     a12 = fma(a12, s, a13);
-    a13 = fma(a13, s, a0);
+    a13 = fma(a13, s, a14);
+    a14 = fma(a14, s, a0);
   }
-  out[i] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13;
+  out[i] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14;
 }
 
-kernel void live30(global const float *in, global float *out, int iters, float s) {
+kernel void live31(global const float *in, global float *out, int iters, float s) {
   int i = get_global_id(0);
-  float a0 = in[i * 30 + 0];
-  float a1 = in[i * 30 + 1];
-  float a2 = in[i * 30 + 2];
-  float a3 = in[i * 30 + 3];
-  float a4 = in[i * 30 + 4];
-  float a5 = in[i * 30 + 5];
-  float a6 = in[i * 30 + 6];
-  float a7 = in[i * 30 + 7];
-  float a8 = in[i * 30 + 8];
-  float a9 = in[i * 30 + 9];
-  float a10 = in[i * 30 + 10];
-  float a11 = in[i * 30 + 11];
-  float a12 = in[i * 30 + 12];
-  float a13 = in[i * 30 + 13];
-  float a14 = in[i * 30 + 14];
-  float a15 = in[i * 30 + 15];
-  float a16 = in[i * 30 + 16];
-  float a17 = in[i * 30 + 17];
-  float a18 = in[i * 30 + 18];
-  float a19 = in[i * 30 + 19];
-  float a20 = in[i * 30 + 20];
-  float a21 = in[i * 30 + 21];
-  float a22 = in[i * 30 + 22];
-  float a23 = in[i * 30 + 23];
-  float a24 = in[i * 30 + 24];
-  float a25 = in[i * 30 + 25];
-  float a26 = in[i * 30 + 26];
-  float a27 = in[i * 30 + 27];
-  float a28 = in[i * 30 + 28];
-  float a29 = in[i * 30 + 29];
+  float a0 = in[i * 31 + 0];
+  float a1 = in[i * 31 + 1];
+  float a2 = in[i * 31 + 2];
+  float a3 = in[i * 31 + 3];
+  float a4 = in[i * 31 + 4];
+  float a5 = in[i * 31 + 5];
+  float a6 = in[i * 31 + 6];
+  float a7 = in[i * 31 + 7];
+  float a8 = in[i * 31 + 8];
+  float a9 = in[i * 31 + 9];
+  float a10 = in[i * 31 + 10];
+  float a11 = in[i * 31 + 11];
+  float a12 = in[i * 31 + 12];
+  float a13 = in[i * 31 + 13];
+  float a14 = in[i * 31 + 14];
+  float a15 = in[i * 31 + 15];
+  float a16 = in[i * 31 + 16];
+  float a17 = in[i * 31 + 17];
+  float a18 = in[i * 31 + 18];
+  float a19 = in[i * 31 + 19];
+  float a20 = in[i * 31 + 20];
+  float a21 = in[i * 31 + 21];
+  float a22 = in[i * 31 + 22];
+  float a23 = in[i * 31 + 23];
+  float a24 = in[i * 31 + 24];
+  float a25 = in[i * 31 + 25];
+  float a26 = in[i * 31 + 26];
+  float a27 = in[i * 31 + 27];
+  float a28 = in[i * 31 + 28];
+  float a29 = in[i * 31 + 29];
+  float a30 = in[i * 31 + 30];
   for (int t = 0; t < iters; t++) {
     a0 = fma(a0, s, a1);
     a1 = fma(a1, s, a2);
@@ -117,9 +120,10 @@ kernel void live30(global const float *in, global float *out, int iters, float s
     a26 = fma(a26, s, a27);
     a27 = fma(a27, s, a28);
     a28 = fma(a28, s, a29);
-    a29 = fma(a29, s, a0);
+    a29 = fma(a29, s, a30);
+    a30 = fma(a30, s, a0);
   }
-  out[i] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 + a21 + a22 + a23 + a24 + a25 + a26 + a27 + a28 + a29;
+  out[i] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 + a21 + a22 + a23 + a24 + a25 + a26 + a27 + a28 + a29 + a30;
 }
 
 kernel void live150(global const float *in, global float *out, int iters, float s) {
