@@ -15,11 +15,13 @@ import (
 //
 // The message, by family:
 //   - LSC: one transposed load of the vector's elements (d32xNt, d64xNt)
-//     from a 64-bit flat address or a binding-table offset;
-//   - legacy: one element (gather_scaled of a dword from a surface;
-//     svm_gather of a dword or a qword otherwise). Vectors stay per lane
-//     there: a message per component would cost more than the one
-//     gather4 of them all.
+//     from a 64-bit flat address, a binding-table offset or SLM;
+//   - legacy: one element (gather_scaled of a dword from a surface or
+//     SLM; svm_gather of a dword or a qword otherwise). Vectors stay per
+//     lane there: a message per component would cost more than the one
+//     gather4 of them all. (An oword block read of a float4 freed so
+//     many registers in BinomialOption that register allocation's model
+//     took SIMD32 for it on TGLLP, where GenX_IR then spilled 2 KB.)
 //
 // The message runs unmasked, as scalar code does: in a block some lane
 // reaches, at an address every such lane computed.
@@ -28,8 +30,9 @@ import (
 // what it reads (classify decides whether its pointer is scalar).
 func (s *sel) uniformLoad(v *ir.Value) bool {
 	ptr := v.Args[0]
-	switch ptr.Type.Space {
-	case ir.SpaceGlobal, ir.SpaceConstant:
+	space := ptr.Type.Space
+	switch space {
+	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceLocal:
 	default:
 		return false
 	}
@@ -53,16 +56,18 @@ func (s *sel) uniformLoad(v *ir.Value) bool {
 	if s.p.Messages == platform.LSC {
 		return n <= 4 || n == 8
 	}
-	return n == 1 && (sz == 4 || s.surface(ptr) == 0)
+	stateless := space != ir.SpaceLocal && s.surface(ptr) == 0
+	return n == 1 && (sz == 4 || stateless)
 }
 
 // scalarLoad emits the one-lane message of a load into scalar storage.
 func (s *sel) scalarLoad(a access) {
 	sz, n := a.t.Size(), a.lanes
-	stateful := a.surf > 0
-	at := visa.UQ
-	if stateful {
-		at = visa.UD
+	local := a.space == ir.SpaceLocal
+	stateless := !local && a.surf == 0
+	at := visa.UD
+	if stateless {
+		at = visa.UQ
 	}
 	// Message payloads start on a register.
 	grf := func(t visa.Type, n int) *visa.Var {
@@ -84,17 +89,25 @@ func (s *sel) scalarLoad(a access) {
 			size = visa.LSCData64
 		}
 		lits := lscLits(visa.SFIDUGM, visa.LSCShape(size, n, true), visa.AddrSize64)
-		surf := lscFlat
-		if stateful {
+		lsurf := lscFlat
+		switch {
+		case local:
+			lits[0], lits[6] = visa.SFIDSLM, visa.AddrSize32
+		case a.surf > 0:
 			lits[4], lits[6] = visa.AddrBTI, visa.AddrSize32
-			surf = visa.ImmInt(visa.UD, int64(a.surf-1))
+			lsurf = visa.ImmInt(visa.UD, int64(a.surf-1))
 		}
-		s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(data, 0), visa.Raw(addr, 0), surf}})
-	case stateful:
-		s.k.Emit(&visa.Inst{Op: visa.OpGatherScaled, Exec: e, Lits: []int64{4},
-			Args: []visa.Operand{s.surfaceVar(a.surf - 1), visa.ImmInt(visa.UD, 0), visa.Raw(addr, 0), visa.Raw(data, 0)}})
-	default:
+		s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{visa.Raw(data, 0), visa.Raw(addr, 0), lsurf}})
+	case stateless:
 		s.k.Emit(&visa.Inst{Op: visa.OpSvmGather, Exec: e, Lits: []int64{int64(sz), 1}, Args: []visa.Operand{visa.Raw(addr, 0), visa.Raw(data, 0)}})
+	default:
+		// surfaceVar emits the movs that set the surface.
+		surf := visa.State(visa.SLM)
+		if !local {
+			surf = s.surfaceVar(a.surf - 1)
+		}
+		s.k.Emit(&visa.Inst{Op: visa.OpGatherScaled, Exec: e, Lits: []int64{4},
+			Args: []visa.Operand{surf, visa.ImmInt(visa.UD, 0), visa.Raw(addr, 0), visa.Raw(data, 0)}})
 	}
 	// Into the value's storage, in executions of a power of two.
 	for c := 0; c < n; {
