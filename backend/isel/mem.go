@@ -180,6 +180,10 @@ func (s *sel) storeOp(v *ir.Value) {
 	if ptr.Type.Space != ir.SpaceLocal && a.surf == 0 {
 		s.statelessWrites = true
 	}
+	if s.uniformStore(v, a) {
+		s.scalarStore(a)
+		return
+	}
 	s.transfer(v, a)
 }
 
