@@ -516,13 +516,6 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 		family = s.p.UnalignedDwords
 	}
 	if family == platform.LSC {
-		sfid, asize := int64(visa.SFIDUGM), int64(visa.AddrSize64)
-		if local || a.surf > 0 {
-			asize = visa.AddrSize32
-		}
-		if local {
-			sfid = visa.SFIDSLM
-		}
 		var shape int64
 		switch sz {
 		case 1:
@@ -534,17 +527,7 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 		case 8:
 			shape = visa.LSCShape(visa.LSCData64, p.n, false)
 		}
-		lits := lscLits(sfid, shape, asize)
-		surf := lscFlat
-		if a.surf > 0 {
-			lits[4] = visa.AddrBTI
-			surf = visa.ImmInt(visa.UD, int64(a.surf-1))
-		}
-		if a.load {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{data, addr, surf}})
-		} else {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{addr, data, surf}})
-		}
+		s.lscMessage(a, e, shape, addr, data)
 		return
 	}
 	if local || a.surf > 0 {
@@ -581,6 +564,30 @@ func (s *sel) send(a access, p piece, e visa.Exec, chunk int, addr, data visa.Op
 		block, blocks = 1, int64(sz) // byte-scattered: any address
 	}
 	s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{block, blocks}, Args: []visa.Operand{addr, data}})
+}
+
+// lscMessage emits the LSC load or store (a.load) of a in the data shape
+// given: at a 64-bit flat address, a binding-table offset, or in SLM.
+func (s *sel) lscMessage(a access, e visa.Exec, shape int64, addr, data visa.Operand) {
+	local := a.space == ir.SpaceLocal
+	sfid, asize := int64(visa.SFIDUGM), int64(visa.AddrSize64)
+	if local || a.surf > 0 {
+		asize = visa.AddrSize32
+	}
+	if local {
+		sfid = visa.SFIDSLM
+	}
+	lits := lscLits(sfid, shape, asize)
+	surf := lscFlat
+	if a.surf > 0 {
+		lits[4] = visa.AddrBTI
+		surf = visa.ImmInt(visa.UD, int64(a.surf-1))
+	}
+	if a.load {
+		s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{data, addr, surf}})
+	} else {
+		s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{addr, data, surf}})
+	}
 }
 
 // qwordScaled moves 64-bit elements through a legacy surface (SLM or a

@@ -133,20 +133,7 @@ func (s *sel) oneLaneMessage(a access, data *visa.Var) {
 		if sz == 8 {
 			size = visa.LSCData64
 		}
-		lits := lscLits(visa.SFIDUGM, visa.LSCShape(size, n, true), visa.AddrSize64)
-		surf := lscFlat
-		switch {
-		case local:
-			lits[0], lits[6] = visa.SFIDSLM, visa.AddrSize32
-		case a.surf > 0:
-			lits[4], lits[6] = visa.AddrBTI, visa.AddrSize32
-			surf = visa.ImmInt(visa.UD, int64(a.surf-1))
-		}
-		if a.load {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscLoad, Exec: e, Lits: lits, Args: []visa.Operand{raw, rawAddr, surf}})
-		} else {
-			s.k.Emit(&visa.Inst{Op: visa.OpLscStore, Exec: e, Lits: lits, Args: []visa.Operand{rawAddr, raw, surf}})
-		}
+		s.lscMessage(a, e, visa.LSCShape(size, n, true), rawAddr, raw)
 		return
 	}
 	if stateless {
