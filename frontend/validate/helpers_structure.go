@@ -1133,8 +1133,14 @@ func (g *stCFG) dominates(a, b int32) bool {
 // are sorted in the end, so interleaving the families changes nothing.
 type stScan struct {
 	ids, operands, layout []spirv.Diagnostic
+	// memoryModels and entryPoints count OpMemoryModel and OpEntryPoint
+	// (see layoutModule).
+	memoryModels, entryPoints int
 	// calls lists the OpFunctionCall instructions of the functions.
 	calls []int32
+	// decls lists the instructions outside functions the types family
+	// checks: type declarations, OpTypeForwardPointer and constants.
+	decls []int32
 	// env is the environment families' index (without the module
 	// facts, see envOf).
 	env *envIndex
@@ -1157,7 +1163,7 @@ func newStScan(c *checker) *stScan {
 	var sc *stScan
 	if r := c.r; r != nil {
 		sub, sc = &r.sub, &r.scan
-		*sc = stScan{calls: sc.calls[:0]}
+		*sc = stScan{calls: sc.calls[:0], decls: sc.decls[:0]}
 	} else {
 		sub, sc = new([3]checker), &stScan{}
 	}
@@ -1169,6 +1175,7 @@ func newStScan(c *checker) *stScan {
 	// (A local, see opx.dispatch.)
 	ox := newOpx(co, v)
 	lay := layoutWalk{c: cl, v: v}
+	lm := layoutModule{c: cl, v: v}
 	sc.env = newEnvIndex(m, c.r)
 	env := sc.env
 	defs := m.Defs()
@@ -1176,6 +1183,7 @@ func newStScan(c *checker) *stScan {
 	for i := 0; i < len(m.Insts); {
 		if fi < len(m.Functions) && m.Functions[fi].Def == i {
 			f := &m.Functions[fi]
+			lm.function(i, f)
 			fa.beginFunction(m, fi)
 			ids.beginFunction(fi, f)
 			end := f.End
@@ -1253,6 +1261,10 @@ func newStScan(c *checker) *stScan {
 			continue
 		}
 		in := &m.Insts[i]
+		lm.inst(i, in)
+		if op := in.Opcode; op == grammar.OpTypeForwardPointer || stSortOf[op] == stSortType || stIsConstantOp(op) {
+			sc.decls = append(sc.decls, int32(i))
+		}
 		if in.Opcode == grammar.OpName && env.quickName(i, in, defs) {
 			// A quarter of the instructions of a typical module: the
 			// one check of each family is settled there.
@@ -1272,5 +1284,6 @@ func newStScan(c *checker) *stScan {
 		i++
 	}
 	sc.ids, sc.operands, sc.layout = ci.diags, co.diags, cl.diags
+	sc.memoryModels, sc.entryPoints = lm.memoryModels, lm.entryPoints
 	return sc
 }

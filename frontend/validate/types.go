@@ -40,15 +40,9 @@ func checkTypes(c *checker) {
 		unique = &c.r.unique
 	}
 	unique.reset(m)
-	fi := 0
-	for i := 0; i < len(m.Insts); i++ {
-		if fi < len(m.Functions) && m.Functions[fi].Def == i {
-			if e := m.Functions[fi].End; e > i {
-				i = e
-			}
-			fi++
-			continue
-		}
+	// The declarations outside functions, as the shared scan listed them.
+	for _, i32 := range stScanOf(c).decls {
+		i := int(i32)
 		in := &m.Insts[i]
 		if stOpSort(in.Opcode) == stSortType {
 			typeDecl(c, v, i, in)

@@ -175,7 +175,7 @@ func (r *run) release() {
 	r.checker = checker{}
 	r.view = stView{}
 	r.facts.release()
-	r.scan = stScan{calls: r.scan.calls[:0]}
+	r.scan = stScan{calls: r.scan.calls[:0], decls: r.scan.decls[:0]}
 	for k := range r.sub {
 		clear(r.sub[k].diags) // (their strings)
 		r.sub[k] = checker{diags: r.sub[k].diags[:0]}
