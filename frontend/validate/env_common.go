@@ -35,6 +35,12 @@ func (s envCapSet) add(c grammar.Capability) {
 	}
 }
 
+func (s envCapSet) del(c grammar.Capability) {
+	if i := uint32(c) / 64; i < uint32(len(s)) {
+		s[i] &^= 1 << (uint32(c) % 64)
+	}
+}
+
 // hasAny reports whether s holds one of cs.
 func (s envCapSet) hasAny(cs []grammar.Capability) bool {
 	for _, c := range cs {
@@ -58,6 +64,9 @@ type envModule struct {
 	// make device-side enqueue available.
 	declared, implied, enabled envCapSet
 	exts                       []string // OpExtension names
+	// stack and added are newEnvModule's: the capabilities still to
+	// follow, and those implied holds.
+	stack, added []grammar.Capability
 }
 
 // newEnvModule notes what c's module declares, in the run's memory when
@@ -84,8 +93,10 @@ func newEnvModule(c *checker) *envModule {
 		implied:  e.implied,
 		enabled:  e.enabled,
 		exts:     e.exts[:0],
+		stack:    e.stack,
+		added:    e.added,
 	}
-	var stack []grammar.Capability
+	stack, added := e.stack[:0], e.added[:0]
 	for i := range m.Insts {
 		in := &m.Insts[i]
 		if in.Opcode != grammar.OpCapability && in.Opcode != grammar.OpExtension {
@@ -111,19 +122,19 @@ func newEnvModule(c *checker) *envModule {
 			continue
 		}
 		e.implied.add(cp)
+		added = append(added, cp)
 		if en := grammar.KindCapability.Enumerant(uint32(cp)); en != nil {
 			stack = append(stack, en.Caps...)
 		}
 	}
+	// (The capabilities added, rather than every word of the sets.)
 	copy(e.enabled, e.implied)
-	for w := range e.implied {
-		for only := e.implied[w] &^ e.declared[w]; only != 0; only &= only - 1 {
-			b := bits.TrailingZeros64(only)
-			if envCapabilityOf(grammar.Capability(w*64+b)) == nil {
-				e.enabled[w] &^= 1 << b
-			}
+	for _, cp := range added {
+		if !e.declared.has(cp) && envCapabilityOf(cp) == nil {
+			e.enabled.del(cp)
 		}
 	}
+	e.stack, e.added = stack[:0], added[:0]
 	return e
 }
 

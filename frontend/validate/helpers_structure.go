@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -130,8 +131,10 @@ type stView struct {
 	caps     envCapSet
 	capsDone bool
 	// types caches what the checks ask of type <id>s, by <id> modulo
-	// its size: most instructions ask about the same few types.
-	types *[256]stTypeInfo
+	// its size: most instructions ask about the same few types. filled
+	// marks the slots filled, so that the next run clears only those.
+	types  *[256]stTypeInfo
+	filled *[4]uint64
 }
 
 // stTypeInfo is what the checks ask of a type <id>.
@@ -161,6 +164,7 @@ func (v *stView) typeInfo(t spirv.ID) *stTypeInfo {
 // fillTypeInfo fills the slot of t with what typeInfo returns.
 func (v *stView) fillTypeInfo(t spirv.ID) *stTypeInfo {
 	s := &v.types[uint8(t)]
+	v.filled[uint8(t)/64] |= 1 << (uint8(t) % 64)
 	*s = stTypeInfo{id: t, typeID: ^t, shape: v.computeShape(t)}
 	if d := v.def(t); d != nil {
 		s.isType = stOpSort(d.Opcode) == stSortType
@@ -188,14 +192,19 @@ func newStView(m *spirv.Module, fa *stFacts, r *run) *stView {
 	var v *stView
 	if r != nil {
 		v = &r.view
-		clear(r.types[:])
+		for w, bs := range r.typesFilled {
+			for ; bs != 0; bs &= bs - 1 {
+				r.types[w*64+bits.TrailingZeros64(bs)] = stTypeInfo{}
+			}
+		}
+		r.typesFilled = [4]uint64{}
 		if r.caps == nil {
 			r.caps = newEnvCapSet()
 		}
 		clear(r.caps)
-		*v = stView{caps: r.caps, types: &r.types}
+		*v = stView{caps: r.caps, types: &r.types, filled: &r.typesFilled}
 	} else {
-		v = &stView{caps: newEnvCapSet(), types: new([256]stTypeInfo)}
+		v = &stView{caps: newEnvCapSet(), types: new([256]stTypeInfo), filled: new([4]uint64)}
 	}
 	v.m, v.insts, v.fa = m, m.Insts, fa
 	if !fa.gaps {
