@@ -312,9 +312,11 @@ func (r *reader) apply(in *Inst, ws []uint32, bound uint32) int {
 	h := layoutHash(k, 64-8) * 2
 	s := &r.sc.recent[h]
 	if s.key != k {
-		s = &r.sc.recent[h+1]
+		if s = &r.sc.recent[h+1]; s.key != k {
+			return r.applyKey(in, ws, bound, k)
+		}
 	}
-	if s.key == k && s.flags&slotPlain != 0 && idsInBound(s.ids, ws, bound) &&
+	if s.flags&slotPlain != 0 && idsInBound(s.ids, ws, bound) &&
 		(s.str == 0 || stringWords(ws[s.str:]) == int(s.strLen)) {
 		in.ops, in.nops = s.ops, s.nops
 		if s.typ != 0 {

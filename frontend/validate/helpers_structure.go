@@ -1188,24 +1188,31 @@ func newStScan(c *checker) *stScan {
 	sc.env = newEnvIndex(m, c.r)
 	env := sc.env
 	defs := m.Defs()
+	// (Locals, which the compiler keeps in registers across the calls.)
+	insts, funcs := m.Insts, m.Functions
 	fi := 0
-	for i := 0; i < len(m.Insts); {
-		if fi < len(m.Functions) && m.Functions[fi].Def == i {
-			f := &m.Functions[fi]
+	// next is where function fi begins (past the end after the last).
+	next := len(insts)
+	if len(funcs) > 0 {
+		next = funcs[0].Def
+	}
+	for i := 0; i < len(insts); {
+		if i == next {
+			f := &funcs[fi]
 			lm.function(i, f)
 			fa.beginFunction(m, fi)
 			ids.beginFunction(fi, f)
 			end := f.End
-			if end < i || end >= len(m.Insts) {
-				end = len(m.Insts) - 1
+			if end < i || end >= len(insts) {
+				end = len(insts) - 1
 			}
 			// The instructions outside blocks (the OpFunction, the
 			// parameters, debug instructions between blocks) have no
 			// block; those of a block are walked block by block.
 			outside := func(to int) {
 				for ; i < to; i++ {
-					in := &m.Insts[i]
-					iops, iws := in.Ops(c.m), in.Words(c.m)
+					in := &insts[i]
+					iops, iws := in.Ops(m), in.Words(m)
 					ids.inst(i, in, iops, iws, f, -1)
 					if opxNeeded(in.Opcode) {
 						ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
@@ -1224,8 +1231,8 @@ func newStScan(c *checker) *stScan {
 				phis := true // in the block's leading OpPhi instructions
 				lay.leading = true
 				for last := min(blk.End, end+1) - 1; i <= last; i++ {
-					in := &m.Insts[i]
-					iops, iws := in.Ops(c.m), in.Words(c.m)
+					in := &insts[i]
+					iops, iws := in.Ops(m), in.Words(m)
 					ids.inst(i, in, iops, iws, f, b)
 					if opxNeeded(in.Opcode) {
 						// Set here, where the compiler sees ox on the
@@ -1267,20 +1274,24 @@ func newStScan(c *checker) *stScan {
 			ids.g = fa.cfg(m, fi)
 			ids.dominanceDone()
 			fi++
+			next = len(insts)
+			if fi < len(funcs) {
+				next = funcs[fi].Def
+			}
 			continue
 		}
-		in := &m.Insts[i]
+		in := &insts[i]
 		lm.inst(i, in)
-		if op := in.Opcode; op == grammar.OpTypeForwardPointer || stSortOf[op] == stSortType || stIsConstantOp(op) {
-			sc.decls = append(sc.decls, int32(i))
-		}
 		if in.Opcode == grammar.OpName && env.quickName(i, in, defs) {
 			// A quarter of the instructions of a typical module: the
 			// one check of each family is settled there.
 			i++
 			continue
 		}
-		iops, iws := in.Ops(c.m), in.Words(c.m)
+		if op := in.Opcode; stSortOf[op] == stSortType || op == grammar.OpTypeForwardPointer || stIsConstantOp(op) {
+			sc.decls = append(sc.decls, int32(i))
+		}
+		iops, iws := in.Ops(m), in.Words(m)
 		ids.inst(i, in, iops, iws, nil, -1)
 		if i < fa.firstFunc && int(in.Opcode) < len(stMemberOps) && stMemberOps[in.Opcode] {
 			ids.memberIndices(i, in)

@@ -100,6 +100,21 @@ func (w *layoutModule) function(i int, f *spirv.Function) {
 
 // inst checks instruction i, in, outside functions.
 func (w *layoutModule) inst(i int, in *spirv.Inst) {
+	// Most (names, decorations, types) need no more than a look at
+	// their section (and no call).
+	if op := in.Opcode; int(op) < len(stModuleSections) {
+		// (s is 1 + the section, s > w.sec: the section does not
+		// precede the one begun.)
+		if s := stModuleSections[op]; s > w.sec && s <= spirv.SecFunction {
+			w.sec = s - 1
+			return
+		}
+	}
+	w.check(i, in)
+}
+
+// check is inst for every instruction.
+func (w *layoutModule) check(i int, in *spirv.Inst) {
 	c, v, sec := w.c, w.v, w.sec
 	var s spirv.Section
 	if op := in.Opcode; int(op) < len(stSections) && op != grammar.OpExtInst {
@@ -175,6 +190,23 @@ func buildStSections() []spirv.Section {
 	for i := range t {
 		if grammar.Lookup(grammar.Opcode(i)) != nil {
 			t[i] = spirv.SectionOf(&spirv.Inst{Opcode: grammar.Opcode(i)})
+		}
+	}
+	return t
+}
+
+// stModuleSections holds 1 + the section of each opcode (see
+// stSections) whose instructions outside functions layoutModule checks
+// by their section alone, 0 for the others.
+func buildStModuleSections() []spirv.Section {
+	t := make([]spirv.Section, len(stOpSorts))
+	for i := range t {
+		switch op := grammar.Opcode(i); op {
+		case grammar.OpMemoryModel, grammar.OpEntryPoint, grammar.OpLine, grammar.OpNoLine, grammar.OpExtInst, grammar.OpVariable:
+		default:
+			if s := stSections[i]; grammar.Lookup(op) != nil && s < spirv.SecFunction {
+				t[i] = 1 + s
+			}
 		}
 	}
 	return t
