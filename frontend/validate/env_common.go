@@ -526,18 +526,21 @@ type envOpInfo struct {
 	plain bool
 }
 
+// envNameDense is OpName's index in envIndex.first.
+var envNameDense = envOpDense[grammar.OpName] - 1
+
 // quickName settles OpName i, in, outside functions for every family
 // of the scan (defs is the module's definition table): it reports false
 // when the name's target is not defined (ids then reports it). The
 // other families have nothing to check of it but its first use.
 func (x *envIndex) quickName(i int, in *spirv.Inst, defs []spirv.Def) bool {
-	ws := in.Words(x.mod)
-	if len(ws) < 2 || ws[1] >= uint32(len(defs)) || defs[ws[1]].Inst == 0 {
+	// (The target is word 1: an OpName the reader read has it.)
+	if t := x.mod.Words[in.Offset+1]; t >= uint32(len(defs)) || defs[t].Inst == 0 {
 		return false
 	}
-	if d := envOpDense[grammar.OpName]; x.first[d-1] == 0 {
-		x.first[d-1] = int32(i + 1)
-		x.usedOps = append(x.usedOps, d-1)
+	if x.first[envNameDense] == 0 {
+		x.first[envNameDense] = int32(i + 1)
+		x.usedOps = append(x.usedOps, envNameDense)
 	}
 	return true
 }
@@ -566,9 +569,11 @@ func (x *envIndex) inst(i int, in *spirv.Inst, ws []uint32) {
 		h := bits.TrailingZeros64(mask)
 		x.lists[h] = append(x.lists[h], int32(i))
 	}
-	for _, s := range envFastSlots[e.fast:e.fastEnd] {
-		if int(s.word) < len(ws) {
-			x.noteEnum(s.kind, ws[s.word], i)
+	if e.fast < e.fastEnd {
+		for _, s := range envFastSlots[e.fast:e.fastEnd] {
+			if int(s.word) < len(ws) {
+				x.noteEnum(s.kind, ws[s.word], i)
+			}
 		}
 	}
 	if in.Opcode == grammar.OpExtInst && len(ws) > 4 {

@@ -1294,7 +1294,7 @@ func newStScan(c *checker) *stScan {
 		iops, iws := in.Ops(m), in.Words(m)
 		ids.inst(i, in, iops, iws, nil, -1)
 		if i < fa.firstFunc && int(in.Opcode) < len(stMemberOps) && stMemberOps[in.Opcode] {
-			ids.memberIndices(i, in)
+			ids.memberIndices(i, in, iops, iws)
 		}
 		if opxNeeded(in.Opcode) {
 			ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
