@@ -127,8 +127,13 @@ const (
 
 // paramEnums holds, per operand kind, the values of the enumerants
 // whose first parameter is an enumerant; lastParamEnums those whose last
-// parameter, after others, is an enumerant without parameters.
-var paramEnums, lastParamEnums [256][]uint32
+// parameter, after others, is an enumerant without parameters. paramLow
+// and lastParamLow hold those below 64 as bit masks (the common
+// decorations: OpDecorate asks at every instruction).
+var (
+	paramEnums, lastParamEnums [256][]uint32
+	paramLow, lastParamLow     [256]uint64
+)
 
 func enumParamEnums(k grammar.Kind) []uint32 {
 	if paramEnums[k] == nil {
@@ -136,6 +141,9 @@ func enumParamEnums(k grammar.Kind) []uint32 {
 		for _, e := range k.Info().Enumerants {
 			if len(e.Params) > 0 && isEnum(e.Params[0].Kind) {
 				vs = append(vs, e.Value)
+				if e.Value < 64 {
+					paramLow[k] |= 1 << e.Value
+				}
 			}
 		}
 		paramEnums[k] = vs
@@ -149,6 +157,9 @@ func enumLastParamEnums(k grammar.Kind) []uint32 {
 		for _, e := range k.Info().Enumerants {
 			if n := len(e.Params); n > 1 && !isEnum(e.Params[0].Kind) && isEnum(e.Params[n-1].Kind) && e.Params[n-1].Quant == grammar.One {
 				vs = append(vs, e.Value)
+				if e.Value < 64 {
+					lastParamLow[k] |= 1 << e.Value
+				}
 			}
 		}
 		lastParamEnums[k] = vs
@@ -179,6 +190,15 @@ func selPos2(op grammar.Opcode, ws []uint32, p int) int {
 		return 0
 	}
 	if f.sel2 == sel2Param {
+		if v := ws[p]; v < 64 {
+			switch {
+			case paramLow[f.selKind]>>v&1 != 0:
+				return p + 1
+			case lastParamLow[f.selKind]>>v&1 != 0:
+				return len(ws) - 1
+			}
+			return 0
+		}
 		for _, v := range paramEnums[f.selKind] {
 			if v == ws[p] {
 				return p + 1
