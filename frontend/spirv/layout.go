@@ -9,14 +9,18 @@ import (
 )
 
 // Most instructions skip decoding: those whose operands the grammar
-// fixes by their opcode, their word count and at most one enumerant
-// (OpLoad's memory access mask), for OpExtInst the set and the extended
-// instruction, for OpConstant how its type reads literals (see key).
-// Such an instruction takes the decoded operand list of its shape (its
-// layout), which instructions share (Inst.Ops is read-only). What varies
-// within a layout is only which words are <id>s, which the reader still
-// checks against the bound, and where a string that ends the
-// instruction ends, which it checks too (OpName).
+// fixes by their opcode, their word count and at most two enumerants
+// (OpLoad's memory access mask; OpDecorate's decoration and the
+// enumerant parameter that follows it or, as with LinkageAttributes,
+// ends the instruction: see selPos2), for OpExtInst the set and the
+// extended instruction, for OpConstant how its type reads literals (see
+// key). Such an instruction takes the decoded operand list of its shape
+// (its layout), which instructions share (Inst.Ops is read-only). What
+// varies within a layout is only which words are <id>s, which the reader
+// still checks against the bound, and where its one literal string
+// ends, which it checks too: a string that ends the instruction (OpName)
+// ends there, one followed by other operands (OpEntryPoint's name,
+// LinkageAttributes') must take as many words as in the layout.
 //
 // Layouts are facts of the grammar, the same in every module, so the
 // reads of a process share them (sharedLayouts), operands included (an
@@ -40,15 +44,22 @@ type layoutSlot struct {
 	nops     uint16
 	typ, res uint8 // word positions of the Result Type and Result, or 0
 	ext      uint8 // Inst.ext of an OpExtInst
-	str      uint8 // word position of a string that ends the instruction, or 0
-	never    bool  // the shape has no layout: decode every instruction of it
-	// plain, in a recent entry, is set when apply needs nothing but the
-	// layout and its checks: no result to note. (Here rather than in
-	// recentLayout, it fills padding: an entry takes 32 bytes, never
-	// two cache lines.)
-	plain bool
-	ids   uint64 // bit k: word k is an <id>
+	// str is the word position of the instruction's literal string, or
+	// 0; strLen the words it takes.
+	str, strLen uint8
+	flags       uint8  // slotNever, slotPlain
+	ids         uint64 // bit k: word k is an <id>
 }
+
+// Flags of a layout slot. (Bits rather than bools, so that an entry
+// takes 32 bytes, never two cache lines.)
+const (
+	// slotNever: the shape has no layout, decode every instruction of it.
+	slotNever = 1 << iota
+	// slotPlain, in a recent entry, is set when apply needs nothing but
+	// the layout and its checks: no result to note.
+	slotPlain
+)
 
 // layoutMaxSlots bounds a read's own table: beyond it, new layouts are
 // decoded every time (a module with that many shapes is not a real one).
@@ -254,7 +265,10 @@ type recentLayout struct {
 func (e *recentLayout) set(s *layoutSlot) {
 	e.layoutSlot = *s
 	op := s.key.op
-	e.plain = !s.never && op != grammar.OpTypeInt && op != grammar.OpTypeFloat
+	e.flags &^= slotPlain
+	if s.flags&slotNever == 0 && op != grammar.OpTypeInt && op != grammar.OpTypeFloat {
+		e.flags |= slotPlain
+	}
 }
 
 var readScratches = sync.Pool{New: func() any { return new(readScratch) }}
@@ -298,10 +312,12 @@ func (r *reader) apply(in *Inst, ws []uint32, bound uint32) int {
 	h := layoutHash(k, 64-8) * 2
 	s := &r.sc.recent[h]
 	if s.key != k {
-		s = &r.sc.recent[h+1]
+		if s = &r.sc.recent[h+1]; s.key != k {
+			return r.applyKey(in, ws, bound, k)
+		}
 	}
-	if s.key == k && s.plain && idsInBound(s.ids, ws, bound) &&
-		(s.str == 0 || stringWords(ws[s.str:]) == len(ws)-int(s.str)) {
+	if s.flags&slotPlain != 0 && idsInBound(s.ids, ws, bound) &&
+		(s.str == 0 || stringWords(ws[s.str:]) == int(s.strLen)) {
 		in.ops, in.nops = s.ops, s.nops
 		if s.typ != 0 {
 			in.Type = ID(ws[s.typ])
@@ -351,7 +367,7 @@ func (r *reader) applyKey(in *Inst, ws []uint32, bound uint32, k layoutKey) int 
 			}
 		}
 	}
-	if s.never || s.str != 0 && stringWords(ws[s.str:]) != len(ws)-int(s.str) || !idsInBound(s.ids, ws, bound) {
+	if s.flags&slotNever != 0 || s.str != 0 && stringWords(ws[s.str:]) != int(s.strLen) || !idsInBound(s.ids, ws, bound) {
 		return layoutNever
 	}
 	in.ops, in.nops = s.ops, s.nops
@@ -426,7 +442,7 @@ func (r *reader) remember(in *Inst, ws []uint32, ops []Operand) {
 	}
 	s := layoutSlot{key: k, ops: in.ops, nops: in.nops, ext: in.ext}
 	if !layoutOf(&s, in, ws, ops) {
-		s = layoutSlot{key: k, never: true}
+		s = layoutSlot{key: k, flags: slotNever}
 	}
 	t.insert(s)
 }
@@ -434,15 +450,24 @@ func (r *reader) remember(in *Inst, ws []uint32, ops []Operand) {
 // layoutOf completes s, the layout of the decoded instruction in whose
 // operands are ops[in.ops:], and reports whether its shape decides it.
 func layoutOf(s *layoutSlot, in *Inst, ws []uint32, ops []Operand) bool {
+	if in.Opcode == grammar.OpExtInstImport {
+		return false // read for the set it names
+	}
 	sel := int(opFacts[in.Opcode].sel)
-	str := int(opFacts[in.Opcode].str)
+	sel2 := 0
+	if sel > 0 && sel != selNumber && in.Opcode != grammar.OpExtInst {
+		sel2 = selPos2(in.Opcode, ws, sel)
+	}
 	for _, o := range ops[in.ops : in.ops+uint32(in.nops)] {
 		switch {
 		case o.Kind == grammar.KindLiteralString:
-			if int(o.Off) != str || int(o.Off+o.Len) != len(ws) {
+			// One string: every instruction of the layout has it at
+			// this word and as long (which apply checks), so that the
+			// operands after it keep their words too.
+			if s.str != 0 {
 				return false
 			}
-			s.str = uint8(str)
+			s.str, s.strLen = uint8(o.Off), uint8(o.Len)
 			continue
 		case o.Kind == grammar.KindLiteralContextDependentNumber && sel == selNumber:
 			continue
@@ -460,7 +485,7 @@ func layoutOf(s *layoutSlot, in *Inst, ws []uint32, ops []Operand) bool {
 			}
 			continue
 		case grammar.ValueEnum, grammar.BitEnum:
-			if int(o.Off) == sel || int(o.Off) == sel+1 && opFacts[in.Opcode].sel2 != 0 {
+			if int(o.Off) == sel || sel2 > 0 && int(o.Off) == sel2 {
 				continue
 			}
 			return false // an enumerant the key does not hold

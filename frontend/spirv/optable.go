@@ -16,18 +16,20 @@ type opFact struct {
 	// whose value, with the word count, decides the instruction's
 	// layout. selNumber for constants, 3 for OpExtInst (see key).
 	sel uint8
-	// sel2 tells whether the word after sel may be an enumerant as well,
-	// which then decides the layout too (see selWord2): always (the next
-	// operand is one: OpMemoryModel), or when sel's enumerant has one as
-	// its first parameter (OpDecorate BuiltIn, FuncParamAttr).
+	// sel2 tells whether another word may be an enumerant as well,
+	// which then decides the layout too (see selPos2): the word after
+	// sel always (the next operand is one: OpMemoryModel), or when sel's
+	// enumerant has one as its first parameter (OpDecorate BuiltIn,
+	// FuncParamAttr), or the last word when sel's enumerant has one as
+	// its last parameter after others (OpDecorate LinkageAttributes,
+	// whose name precedes it); sel2Str: the key holds instead the words
+	// taken by the literal string at word mid, which other operands
+	// follow (OpEntryPoint's name), so that the instructions of one
+	// layout have their operands at the same words.
 	sel2 uint8
+	mid  uint8
 	// selKind is the kind of the operand at sel.
 	selKind grammar.Kind
-	// str is the word position of a literal string that is the last
-	// operand when every operand before it is such a one and there is no
-	// enumerant (0 otherwise): an instruction whose string ends in its
-	// last word has the layout of its word count.
-	str uint8
 	// split is the opcode's class for funcSplitter.
 	split uint8
 	// section is 1 + the layout section of the opcode (see SectionOf),
@@ -72,7 +74,7 @@ func opFactOf(in *grammar.Inst) opFact {
 			switch {
 			case j+1 < len(in.Operands) && isEnum(in.Operands[j+1].Kind):
 				f.sel2 = sel2Always
-			case len(enumParamEnums(o.Kind)) > 0:
+			case len(enumParamEnums(o.Kind))+len(enumLastParamEnums(o.Kind)) > 0:
 				f.sel2 = sel2Param
 			}
 			break
@@ -82,6 +84,19 @@ func opFactOf(in *grammar.Inst) opFact {
 		}
 		pos++
 	}
+	if f.sel2 == 0 {
+		pos := 1
+		for j, o := range in.Operands {
+			if o.Kind == grammar.KindLiteralString && o.Quant == grammar.One && j < len(in.Operands)-1 && pos < 64 {
+				f.sel2, f.mid = sel2Str, uint8(pos)
+				break
+			}
+			if !oneWord(o) && pos != int(f.sel) {
+				break
+			}
+			pos++
+		}
+	}
 	switch in.Opcode {
 	case grammar.OpExtInst:
 		// Keyed by its set (word 3, see extCode) and instruction (word 4).
@@ -89,18 +104,6 @@ func opFactOf(in *grammar.Inst) opFact {
 	case grammar.OpConstant, grammar.OpSpecConstant:
 		// By how its type reads literals (see key).
 		f.sel, f.sel2 = selNumber, 0
-	}
-
-	if in.Opcode != grammar.OpExtInstImport { // read for the set it names
-		for pos, o := range in.Operands {
-			if o.Kind == grammar.KindLiteralString && o.Quant == grammar.One && pos == len(in.Operands)-1 {
-				f.str = uint8(pos + 1)
-				break
-			}
-			if !oneWord(o) || pos >= 250 {
-				break
-			}
-		}
 	}
 
 	f.split = splitClassOf(in.Opcode)
@@ -119,11 +122,18 @@ func isEnum(k grammar.Kind) bool {
 const (
 	sel2Always = 1 + iota
 	sel2Param
+	sel2Str
 )
 
 // paramEnums holds, per operand kind, the values of the enumerants
-// whose first parameter is an enumerant.
-var paramEnums [256][]uint32
+// whose first parameter is an enumerant; lastParamEnums those whose last
+// parameter, after others, is an enumerant without parameters. paramLow
+// and lastParamLow hold those below 64 as bit masks (the common
+// decorations: OpDecorate asks at every instruction).
+var (
+	paramEnums, lastParamEnums [256][]uint32
+	paramLow, lastParamLow     [256]uint64
+)
 
 func enumParamEnums(k grammar.Kind) []uint32 {
 	if paramEnums[k] == nil {
@@ -131,6 +141,9 @@ func enumParamEnums(k grammar.Kind) []uint32 {
 		for _, e := range k.Info().Enumerants {
 			if len(e.Params) > 0 && isEnum(e.Params[0].Kind) {
 				vs = append(vs, e.Value)
+				if e.Value < 64 {
+					paramLow[k] |= 1 << e.Value
+				}
 			}
 		}
 		paramEnums[k] = vs
@@ -138,21 +151,65 @@ func enumParamEnums(k grammar.Kind) []uint32 {
 	return paramEnums[k]
 }
 
+func enumLastParamEnums(k grammar.Kind) []uint32 {
+	if lastParamEnums[k] == nil {
+		vs := []uint32{}
+		for _, e := range k.Info().Enumerants {
+			if n := len(e.Params); n > 1 && !isEnum(e.Params[0].Kind) && isEnum(e.Params[n-1].Kind) && e.Params[n-1].Quant == grammar.One {
+				vs = append(vs, e.Value)
+				if e.Value < 64 {
+					lastParamLow[k] |= 1 << e.Value
+				}
+			}
+		}
+		lastParamEnums[k] = vs
+	}
+	return lastParamEnums[k]
+}
+
 // selWord2 returns the second word of the layout key of an instruction
 // of opcode op whose first selector word is ws[p] (see opFact.sel2), 0
 // when there is none.
 func selWord2(op grammar.Opcode, ws []uint32, p int) uint32 {
+	if f := &opFacts[op]; f.sel2 == sel2Str {
+		if int(f.mid) < len(ws) {
+			return uint32(stringWords(ws[f.mid:]))
+		}
+		return 0
+	}
+	if q := selPos2(op, ws, p); q > 0 {
+		return ws[q]
+	}
+	return 0
+}
+
+// selPos2 returns the position of that word, 0 when there is none.
+func selPos2(op grammar.Opcode, ws []uint32, p int) int {
 	f := &opFacts[op]
-	if f.sel2 == 0 || p+1 >= len(ws) {
+	if f.sel2 == 0 || f.sel2 == sel2Str || p+1 >= len(ws) {
 		return 0
 	}
 	if f.sel2 == sel2Param {
+		if v := ws[p]; v < 64 {
+			switch {
+			case paramLow[f.selKind]>>v&1 != 0:
+				return p + 1
+			case lastParamLow[f.selKind]>>v&1 != 0:
+				return len(ws) - 1
+			}
+			return 0
+		}
 		for _, v := range paramEnums[f.selKind] {
 			if v == ws[p] {
-				return ws[p+1]
+				return p + 1
+			}
+		}
+		for _, v := range lastParamEnums[f.selKind] {
+			if v == ws[p] {
+				return len(ws) - 1
 			}
 		}
 		return 0
 	}
-	return ws[p+1]
+	return p + 1
 }

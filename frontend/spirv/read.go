@@ -284,6 +284,7 @@ func (r *reader) scan() error {
 	r.fs.blocks, r.fs.params = make([]Block, 0, labels), make([]int, 0, params)
 	m.Functions = make([]Function, 0, funcs)
 	bound := m.Header.Bound
+	insts := m.Insts // (a local: kept in registers across the calls)
 	i := 0
 	for off := HeaderWords; off < len(words); i++ {
 		w0 := words[off]
@@ -295,7 +296,7 @@ func (r *reader) scan() error {
 			return r.instErr(off, "binary.word-count", "instruction word count %d runs past the end of the module (%d words left)", wc, len(words)-off)
 		}
 		op := grammar.Opcode(w0 & 0xffff)
-		in := &m.Insts[i]
+		in := &insts[i]
 		in.Opcode, in.Offset = op, uint32(off)
 		ws := words[off : off+wc]
 		if v := r.apply(in, ws, bound); v != layoutHit {

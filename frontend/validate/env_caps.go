@@ -348,10 +348,10 @@ func checkEnabled(c *checker, x *envIndex) {
 	// The enumerants of the instructions the scan could not read.
 	for _, i32 := range x.lists[envEnumSet] {
 		in := &m.Insts[i32]
-		for j := range in.Ops(c.m) {
-			o := in.Ops(c.m)[j]
+		ws := in.Words(m)
+		for _, o := range in.Ops(m) {
 			if int(o.Kind) < len(envKindCat) && (envKindCat[o.Kind] == grammar.ValueEnum || envKindCat[o.Kind] == grammar.BitEnum) {
-				x.noteEnum(o.Kind, in.Words(c.m)[o.Off], int(i32))
+				x.noteEnum(o.Kind, ws[o.Off], int(i32))
 			}
 		}
 	}

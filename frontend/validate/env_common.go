@@ -35,6 +35,12 @@ func (s envCapSet) add(c grammar.Capability) {
 	}
 }
 
+func (s envCapSet) del(c grammar.Capability) {
+	if i := uint32(c) / 64; i < uint32(len(s)) {
+		s[i] &^= 1 << (uint32(c) % 64)
+	}
+}
+
 // hasAny reports whether s holds one of cs.
 func (s envCapSet) hasAny(cs []grammar.Capability) bool {
 	for _, c := range cs {
@@ -58,6 +64,9 @@ type envModule struct {
 	// make device-side enqueue available.
 	declared, implied, enabled envCapSet
 	exts                       []string // OpExtension names
+	// stack and added are newEnvModule's: the capabilities still to
+	// follow, and those implied holds.
+	stack, added []grammar.Capability
 }
 
 // newEnvModule notes what c's module declares, in the run's memory when
@@ -84,8 +93,10 @@ func newEnvModule(c *checker) *envModule {
 		implied:  e.implied,
 		enabled:  e.enabled,
 		exts:     e.exts[:0],
+		stack:    e.stack,
+		added:    e.added,
 	}
-	var stack []grammar.Capability
+	stack, added := e.stack[:0], e.added[:0]
 	for i := range m.Insts {
 		in := &m.Insts[i]
 		if in.Opcode != grammar.OpCapability && in.Opcode != grammar.OpExtension {
@@ -111,19 +122,19 @@ func newEnvModule(c *checker) *envModule {
 			continue
 		}
 		e.implied.add(cp)
+		added = append(added, cp)
 		if en := grammar.KindCapability.Enumerant(uint32(cp)); en != nil {
 			stack = append(stack, en.Caps...)
 		}
 	}
+	// (The capabilities added, rather than every word of the sets.)
 	copy(e.enabled, e.implied)
-	for w := range e.implied {
-		for only := e.implied[w] &^ e.declared[w]; only != 0; only &= only - 1 {
-			b := bits.TrailingZeros64(only)
-			if envCapabilityOf(grammar.Capability(w*64+b)) == nil {
-				e.enabled[w] &^= 1 << b
-			}
+	for _, cp := range added {
+		if !e.declared.has(cp) && envCapabilityOf(cp) == nil {
+			e.enabled.del(cp)
 		}
 	}
+	e.stack, e.added = stack[:0], added[:0]
 	return e
 }
 
@@ -515,18 +526,21 @@ type envOpInfo struct {
 	plain bool
 }
 
+// envNameDense is OpName's index in envIndex.first.
+var envNameDense = envOpDense[grammar.OpName] - 1
+
 // quickName settles OpName i, in, outside functions for every family
 // of the scan (defs is the module's definition table): it reports false
 // when the name's target is not defined (ids then reports it). The
 // other families have nothing to check of it but its first use.
 func (x *envIndex) quickName(i int, in *spirv.Inst, defs []spirv.Def) bool {
-	ws := in.Words(x.mod)
-	if len(ws) < 2 || ws[1] >= uint32(len(defs)) || defs[ws[1]].Inst == 0 {
+	// (The target is word 1: an OpName the reader read has it.)
+	if t := x.mod.Words[in.Offset+1]; t >= uint32(len(defs)) || defs[t].Inst == 0 {
 		return false
 	}
-	if d := envOpDense[grammar.OpName]; x.first[d-1] == 0 {
-		x.first[d-1] = int32(i + 1)
-		x.usedOps = append(x.usedOps, d-1)
+	if x.first[envNameDense] == 0 {
+		x.first[envNameDense] = int32(i + 1)
+		x.usedOps = append(x.usedOps, envNameDense)
 	}
 	return true
 }
@@ -555,9 +569,11 @@ func (x *envIndex) inst(i int, in *spirv.Inst, ws []uint32) {
 		h := bits.TrailingZeros64(mask)
 		x.lists[h] = append(x.lists[h], int32(i))
 	}
-	for _, s := range envFastSlots[e.fast:e.fastEnd] {
-		if int(s.word) < len(ws) {
-			x.noteEnum(s.kind, ws[s.word], i)
+	if e.fast < e.fastEnd {
+		for _, s := range envFastSlots[e.fast:e.fastEnd] {
+			if int(s.word) < len(ws) {
+				x.noteEnum(s.kind, ws[s.word], i)
+			}
 		}
 	}
 	if in.Opcode == grammar.OpExtInst && len(ws) > 4 {

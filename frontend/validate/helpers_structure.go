@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -130,8 +131,10 @@ type stView struct {
 	caps     envCapSet
 	capsDone bool
 	// types caches what the checks ask of type <id>s, by <id> modulo
-	// its size: most instructions ask about the same few types.
-	types *[256]stTypeInfo
+	// its size: most instructions ask about the same few types. filled
+	// marks the slots filled, so that the next run clears only those.
+	types  *[256]stTypeInfo
+	filled *[4]uint64
 }
 
 // stTypeInfo is what the checks ask of a type <id>.
@@ -161,6 +164,7 @@ func (v *stView) typeInfo(t spirv.ID) *stTypeInfo {
 // fillTypeInfo fills the slot of t with what typeInfo returns.
 func (v *stView) fillTypeInfo(t spirv.ID) *stTypeInfo {
 	s := &v.types[uint8(t)]
+	v.filled[uint8(t)/64] |= 1 << (uint8(t) % 64)
 	*s = stTypeInfo{id: t, typeID: ^t, shape: v.computeShape(t)}
 	if d := v.def(t); d != nil {
 		s.isType = stOpSort(d.Opcode) == stSortType
@@ -188,14 +192,19 @@ func newStView(m *spirv.Module, fa *stFacts, r *run) *stView {
 	var v *stView
 	if r != nil {
 		v = &r.view
-		clear(r.types[:])
+		for w, bs := range r.typesFilled {
+			for ; bs != 0; bs &= bs - 1 {
+				r.types[w*64+bits.TrailingZeros64(bs)] = stTypeInfo{}
+			}
+		}
+		r.typesFilled = [4]uint64{}
 		if r.caps == nil {
 			r.caps = newEnvCapSet()
 		}
 		clear(r.caps)
-		*v = stView{caps: r.caps, types: &r.types}
+		*v = stView{caps: r.caps, types: &r.types, filled: &r.typesFilled}
 	} else {
-		v = &stView{caps: newEnvCapSet(), types: new([256]stTypeInfo)}
+		v = &stView{caps: newEnvCapSet(), types: new([256]stTypeInfo), filled: new([4]uint64)}
 	}
 	v.m, v.insts, v.fa = m, m.Insts, fa
 	if !fa.gaps {
@@ -1133,8 +1142,14 @@ func (g *stCFG) dominates(a, b int32) bool {
 // are sorted in the end, so interleaving the families changes nothing.
 type stScan struct {
 	ids, operands, layout []spirv.Diagnostic
+	// memoryModels and entryPoints count OpMemoryModel and OpEntryPoint
+	// (see layoutModule).
+	memoryModels, entryPoints int
 	// calls lists the OpFunctionCall instructions of the functions.
 	calls []int32
+	// decls lists the instructions outside functions the types family
+	// checks: type declarations, OpTypeForwardPointer and constants.
+	decls []int32
 	// env is the environment families' index (without the module
 	// facts, see envOf).
 	env *envIndex
@@ -1157,7 +1172,7 @@ func newStScan(c *checker) *stScan {
 	var sc *stScan
 	if r := c.r; r != nil {
 		sub, sc = &r.sub, &r.scan
-		*sc = stScan{calls: sc.calls[:0]}
+		*sc = stScan{calls: sc.calls[:0], decls: sc.decls[:0]}
 	} else {
 		sub, sc = new([3]checker), &stScan{}
 	}
@@ -1169,26 +1184,35 @@ func newStScan(c *checker) *stScan {
 	// (A local, see opx.dispatch.)
 	ox := newOpx(co, v)
 	lay := layoutWalk{c: cl, v: v}
+	lm := layoutModule{c: cl, v: v}
 	sc.env = newEnvIndex(m, c.r)
 	env := sc.env
 	defs := m.Defs()
+	// (Locals, which the compiler keeps in registers across the calls.)
+	insts, funcs := m.Insts, m.Functions
 	fi := 0
-	for i := 0; i < len(m.Insts); {
-		if fi < len(m.Functions) && m.Functions[fi].Def == i {
-			f := &m.Functions[fi]
+	// next is where function fi begins (past the end after the last).
+	next := len(insts)
+	if len(funcs) > 0 {
+		next = funcs[0].Def
+	}
+	for i := 0; i < len(insts); {
+		if i == next {
+			f := &funcs[fi]
+			lm.function(i, f)
 			fa.beginFunction(m, fi)
 			ids.beginFunction(fi, f)
 			end := f.End
-			if end < i || end >= len(m.Insts) {
-				end = len(m.Insts) - 1
+			if end < i || end >= len(insts) {
+				end = len(insts) - 1
 			}
 			// The instructions outside blocks (the OpFunction, the
 			// parameters, debug instructions between blocks) have no
 			// block; those of a block are walked block by block.
 			outside := func(to int) {
 				for ; i < to; i++ {
-					in := &m.Insts[i]
-					iops, iws := in.Ops(c.m), in.Words(c.m)
+					in := &insts[i]
+					iops, iws := in.Ops(m), in.Words(m)
 					ids.inst(i, in, iops, iws, f, -1)
 					if opxNeeded(in.Opcode) {
 						ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
@@ -1207,8 +1231,8 @@ func newStScan(c *checker) *stScan {
 				phis := true // in the block's leading OpPhi instructions
 				lay.leading = true
 				for last := min(blk.End, end+1) - 1; i <= last; i++ {
-					in := &m.Insts[i]
-					iops, iws := in.Ops(c.m), in.Words(c.m)
+					in := &insts[i]
+					iops, iws := in.Ops(m), in.Words(m)
 					ids.inst(i, in, iops, iws, f, b)
 					if opxNeeded(in.Opcode) {
 						// Set here, where the compiler sees ox on the
@@ -1250,19 +1274,27 @@ func newStScan(c *checker) *stScan {
 			ids.g = fa.cfg(m, fi)
 			ids.dominanceDone()
 			fi++
+			next = len(insts)
+			if fi < len(funcs) {
+				next = funcs[fi].Def
+			}
 			continue
 		}
-		in := &m.Insts[i]
+		in := &insts[i]
+		lm.inst(i, in)
 		if in.Opcode == grammar.OpName && env.quickName(i, in, defs) {
 			// A quarter of the instructions of a typical module: the
 			// one check of each family is settled there.
 			i++
 			continue
 		}
-		iops, iws := in.Ops(c.m), in.Words(c.m)
+		if op := in.Opcode; stSortOf[op] == stSortType || op == grammar.OpTypeForwardPointer || stIsConstantOp(op) {
+			sc.decls = append(sc.decls, int32(i))
+		}
+		iops, iws := in.Ops(m), in.Words(m)
 		ids.inst(i, in, iops, iws, nil, -1)
 		if i < fa.firstFunc && int(in.Opcode) < len(stMemberOps) && stMemberOps[in.Opcode] {
-			ids.memberIndices(i, in)
+			ids.memberIndices(i, in, iops, iws)
 		}
 		if opxNeeded(in.Opcode) {
 			ox.i, ox.in, ox.ops, ox.ws = i, in, iops, iws
@@ -1272,5 +1304,6 @@ func newStScan(c *checker) *stScan {
 		i++
 	}
 	sc.ids, sc.operands, sc.layout = ci.diags, co.diags, cl.diags
+	sc.memoryModels, sc.entryPoints = lm.memoryModels, lm.entryPoints
 	return sc
 }

@@ -696,9 +696,9 @@ func buildStMemberOps() []bool {
 
 // memberIndices checks the member operands of OpMemberName,
 // OpMemberDecorate and OpGroupMemberDecorate, instruction i (before the
-// functions), and what OpGroupDecorate and BuiltIn decorate; the scan
-// calls it after inst.
-func (x *idsChecker) memberIndices(i int, in *spirv.Inst) {
+// functions, of operands ops and words ws), and what OpGroupDecorate and
+// BuiltIn decorate; the scan calls it after inst.
+func (x *idsChecker) memberIndices(i int, in *spirv.Inst, ops []spirv.Operand, ws []uint32) {
 	switch in.Opcode {
 	case grammar.OpMemberName, grammar.OpMemberDecorate, grammar.OpMemberDecorateString, grammar.OpMemberDecorateIdEXT:
 		x.member(i, in, 0, 1)
@@ -713,7 +713,7 @@ func (x *idsChecker) memberIndices(i int, in *spirv.Inst) {
 			}
 		}
 	case grammar.OpDecorate:
-		if w, ok := stOpWord(x.m, in, 1); ok && grammar.Decoration(w) == grammar.DecorationBuiltIn {
+		if len(ops) > 1 && grammar.Decoration(ws[ops[1].Off]) == grammar.DecorationBuiltIn {
 			id := stOpID(x.m, in, 0)
 			if op := x.v.op(id); op != 0 && op != grammar.OpVariable && op != grammar.OpDecorationGroup {
 				x.c.errorf(i, "ids.target", "BuiltIn decorates %s, which is %s: built-ins are variables", x.v.idStr(id), op)

@@ -58,93 +58,117 @@ func stExtKind(in *spirv.Inst) int {
 }
 
 func checkLayout(c *checker) {
-	m := c.m
 	v := stViewOf(c)
-	// What the shared scan found in the functions' blocks (see
-	// layoutWalk).
-	c.diags = append(c.diags, stScanOf(c).layout...)
-	sec := spirv.SecCapability
-	memoryModels, entryPoints := 0, 0
-	fi := 0 // next function
-	sawDefinition := false
-	for i := 0; i < len(m.Insts); i++ {
-		if fi < len(m.Functions) && m.Functions[fi].Def == i {
-			f := &m.Functions[fi]
-			fi++
-			sec = spirv.SecFunction
-			if len(f.Blocks) == 0 {
-				if sawDefinition {
-					c.errorf(i, "layout.function-order", "function declaration %s (a function without blocks) after a function definition: declarations must precede definitions", v.idStr(m.Insts[i].Result))
-				}
-			} else {
-				sawDefinition = true
-			}
-			if f.End > i {
-				i = f.End
-			}
-			continue
+	// What the shared scan found: in the functions' blocks (see
+	// layoutWalk) and outside functions (see layoutModule).
+	sc := stScanOf(c)
+	c.diags = append(c.diags, sc.layout...)
+	if sc.memoryModels == 0 {
+		c.errorf(-1, "layout.memory-model", "the module has no OpMemoryModel: it must have exactly one, after the capabilities, extensions and imports")
+	}
+	if sc.entryPoints == 0 && !v.hasCap(grammar.CapabilityLinkage) {
+		c.errorf(-1, "layout.entry-point", "the module has no OpEntryPoint: only a module with the Linkage capability may have none")
+	}
+}
+
+// layoutModule checks the order of the module-level sections, one
+// instruction at a time as the shared scan (stScan) passes the
+// instructions outside functions and the start of each function. (A
+// walk of its own would cost a pass over every instruction: most of a
+// typical module's are names, decorations and types.)
+type layoutModule struct {
+	c *checker
+	v *stView
+	// sec is the section begun; memoryModels and entryPoints count
+	// OpMemoryModel and OpEntryPoint.
+	sec                       spirv.Section
+	memoryModels, entryPoints int
+	sawDefinition             bool
+}
+
+// function checks the OpFunction i that begins function f.
+func (w *layoutModule) function(i int, f *spirv.Function) {
+	w.sec = spirv.SecFunction
+	if len(f.Blocks) == 0 {
+		if w.sawDefinition {
+			w.c.errorf(i, "layout.function-order", "function declaration %s (a function without blocks) after a function definition: declarations must precede definitions", w.v.idStr(w.v.insts[i].Result))
 		}
-		in := &m.Insts[i]
-		var s spirv.Section
-		if op := in.Opcode; int(op) < len(stSections) && op != grammar.OpExtInst {
-			s = stSections[op] // (a table: this runs for every instruction outside functions)
-		} else {
-			s = spirv.SectionOf(in)
+	} else {
+		w.sawDefinition = true
+	}
+}
+
+// inst checks instruction i, in, outside functions.
+func (w *layoutModule) inst(i int, in *spirv.Inst) {
+	// Most (names, decorations, types) need no more than a look at
+	// their section (and no call).
+	if op := in.Opcode; int(op) < len(stModuleSections) {
+		// (s is 1 + the section, s > w.sec: the section does not
+		// precede the one begun.)
+		if s := stModuleSections[op]; s > w.sec && s <= spirv.SecFunction {
+			w.sec = s - 1
+			return
 		}
-		switch in.Opcode {
-		case grammar.OpMemoryModel:
-			memoryModels++
-			if memoryModels == 2 {
-				c.errorf(i, "layout.memory-model", "a second OpMemoryModel: a module has exactly one")
-			}
-		case grammar.OpEntryPoint:
-			entryPoints++
-		case grammar.OpLine, grammar.OpNoLine:
-			// Allowed from the types section on.
+	}
+	w.check(i, in)
+}
+
+// check is inst for every instruction.
+func (w *layoutModule) check(i int, in *spirv.Inst) {
+	c, v, sec := w.c, w.v, w.sec
+	var s spirv.Section
+	if op := in.Opcode; int(op) < len(stSections) && op != grammar.OpExtInst {
+		s = stSections[op] // (a table: this runs for every instruction outside functions)
+	} else {
+		s = spirv.SectionOf(in)
+	}
+	switch in.Opcode {
+	case grammar.OpMemoryModel:
+		w.memoryModels++
+		if w.memoryModels == 2 {
+			c.errorf(i, "layout.memory-model", "a second OpMemoryModel: a module has exactly one")
+		}
+	case grammar.OpEntryPoint:
+		w.entryPoints++
+	case grammar.OpLine, grammar.OpNoLine:
+		// Allowed from the types section on.
+		s = spirv.SecGlobal
+		if sec > s {
+			s = sec
+		}
+	case grammar.OpExtInst:
+		switch stExtKind(in) {
+		case stExtNonSemantic:
 			s = spirv.SecGlobal
 			if sec > s {
 				s = sec
 			}
-		case grammar.OpExtInst:
-			switch stExtKind(in) {
-			case stExtNonSemantic:
-				s = spirv.SecGlobal
-				if sec > s {
-					s = sec
-				}
-			case stExtDebugInfo:
-				if stDebugInfoLocal(c.m, in) {
-					c.errorf(i, "layout.outside-function", "%s debug instruction outside a function: it belongs in a block", v.extName(in))
-					continue
-				}
-			default:
-				c.errorf(i, "layout.outside-function", "OpExtInst %s outside a function: it must appear in a block", v.extName(in))
-				continue
+		case stExtDebugInfo:
+			if stDebugInfoLocal(c.m, in) {
+				c.errorf(i, "layout.outside-function", "%s debug instruction outside a function: it belongs in a block", v.extName(in))
+				return
 			}
-		case grammar.OpVariable:
-			if w, ok := stOpWord(c.m, in, 2); ok && grammar.StorageClass(w) == grammar.StorageClassFunction {
-				c.errorf(i, "layout.variable", "module-level OpVariable with storage class Function: Function variables belong at the start of a function's first block")
-			}
+		default:
+			c.errorf(i, "layout.outside-function", "OpExtInst %s outside a function: it must appear in a block", v.extName(in))
+			return
 		}
-		if s == spirv.SecAny {
-			continue
+	case grammar.OpVariable:
+		if w, ok := stOpWord(c.m, in, 2); ok && grammar.StorageClass(w) == grammar.StorageClassFunction {
+			c.errorf(i, "layout.variable", "module-level OpVariable with storage class Function: Function variables belong at the start of a function's first block")
 		}
-		if s == spirv.SecFunction {
-			c.errorf(i, "layout.outside-function", "%s outside a function: it must appear in a function body", in.Opcode)
-			continue
-		}
-		if s < sec {
-			c.errorf(i, "layout.section-order", "%s belongs to the %s section, which must precede the %s section already begun", in.Opcode, s, sec)
-			continue
-		}
-		sec = s
 	}
-	if memoryModels == 0 {
-		c.errorf(-1, "layout.memory-model", "the module has no OpMemoryModel: it must have exactly one, after the capabilities, extensions and imports")
+	if s == spirv.SecAny {
+		return
 	}
-	if entryPoints == 0 && !v.hasCap(grammar.CapabilityLinkage) {
-		c.errorf(-1, "layout.entry-point", "the module has no OpEntryPoint: only a module with the Linkage capability may have none")
+	if s == spirv.SecFunction {
+		c.errorf(i, "layout.outside-function", "%s outside a function: it must appear in a function body", in.Opcode)
+		return
 	}
+	if s < sec {
+		c.errorf(i, "layout.section-order", "%s belongs to the %s section, which must precede the %s section already begun", in.Opcode, s, sec)
+		return
+	}
+	w.sec = s
 }
 
 // extName names the extended instruction of an OpExtInst.
@@ -166,6 +190,23 @@ func buildStSections() []spirv.Section {
 	for i := range t {
 		if grammar.Lookup(grammar.Opcode(i)) != nil {
 			t[i] = spirv.SectionOf(&spirv.Inst{Opcode: grammar.Opcode(i)})
+		}
+	}
+	return t
+}
+
+// stModuleSections holds 1 + the section of each opcode (see
+// stSections) whose instructions outside functions layoutModule checks
+// by their section alone, 0 for the others.
+func buildStModuleSections() []spirv.Section {
+	t := make([]spirv.Section, len(stOpSorts))
+	for i := range t {
+		switch op := grammar.Opcode(i); op {
+		case grammar.OpMemoryModel, grammar.OpEntryPoint, grammar.OpLine, grammar.OpNoLine, grammar.OpExtInst, grammar.OpVariable:
+		default:
+			if s := stSections[i]; grammar.Lookup(op) != nil && s < spirv.SecFunction {
+				t[i] = 1 + s
+			}
 		}
 	}
 	return t

@@ -31,6 +31,7 @@ func genTables() []genTable {
 		{"stFastClasses", &stFastClasses},
 		{"stMemberOps", &stMemberOps},
 		{"stSections", &stSections},
+		{"stModuleSections", &stModuleSections},
 		{"stLayoutPlain", &stLayoutPlain},
 		{"stArgStart", &stArgStart},
 		{"stHasScope", &stHasScope},
@@ -69,6 +70,7 @@ func buildTables() {
 	stFastClasses = buildStFastClasses()
 	stMemberOps = buildStMemberOps()
 	stSections = buildStSections()
+	stModuleSections = buildStModuleSections()
 	stLayoutPlain = buildStLayoutPlain()
 	stArgStart = buildStArgStart()
 	stHasScope = buildStHasScope()

@@ -40,15 +40,9 @@ func checkTypes(c *checker) {
 		unique = &c.r.unique
 	}
 	unique.reset(m)
-	fi := 0
-	for i := 0; i < len(m.Insts); i++ {
-		if fi < len(m.Functions) && m.Functions[fi].Def == i {
-			if e := m.Functions[fi].End; e > i {
-				i = e
-			}
-			fi++
-			continue
-		}
+	// The declarations outside functions, as the shared scan listed them.
+	for _, i32 := range stScanOf(c).decls {
+		i := int(i32)
 		in := &m.Insts[i]
 		if stOpSort(in.Opcode) == stSortType {
 			typeDecl(c, v, i, in)
@@ -146,8 +140,9 @@ func typeDecl(c *checker, v *stView, i int, in *spirv.Inst) {
 	// A type built from itself (only pointers may be forward declared,
 	// and then only through OpTypeForwardPointer).
 	if in.Result != 0 {
-		for k := 1; k < len(in.Ops(c.m)); k++ {
-			if in.Ops(c.m)[k].Kind == grammar.KindIdRef && spirv.ID(in.Words(c.m)[in.Ops(c.m)[k].Off]) == in.Result {
+		ops, ws := in.Ops(c.m), in.Words(c.m)
+		for k := 1; k < len(ops); k++ {
+			if ops[k].Kind == grammar.KindIdRef && spirv.ID(ws[ops[k].Off]) == in.Result {
 				c.errorf(i, stTypeRule(in.Opcode), "%s %s refers to itself", in.Opcode, v.idStr(in.Result))
 				return
 			}

@@ -120,13 +120,15 @@ type run struct {
 	checker checker
 	view    stView
 	types   [256]stTypeInfo
-	caps    envCapSet
-	facts   stFacts
-	scan    stScan
-	sub     [3]checker // the diagnostics of the ids, operands and layout walks
-	ids     idsChecker
-	env     envIndex
-	envm    envModule
+	// typesFilled marks the slots of types in use (see stView.filled).
+	typesFilled [4]uint64
+	caps        envCapSet
+	facts       stFacts
+	scan        stScan
+	sub         [3]checker // the diagnostics of the ids, operands and layout walks
+	ids         idsChecker
+	env         envIndex
+	envm        envModule
 	// checkTypes, checkCFG, checkEntryPoints, checkEnvCallGraph.
 	unique          typeSet
 	stamp, predMark []int32
@@ -175,7 +177,7 @@ func (r *run) release() {
 	r.checker = checker{}
 	r.view = stView{}
 	r.facts.release()
-	r.scan = stScan{calls: r.scan.calls[:0]}
+	r.scan = stScan{calls: r.scan.calls[:0], decls: r.scan.decls[:0]}
 	for k := range r.sub {
 		clear(r.sub[k].diags) // (their strings)
 		r.sub[k] = checker{diags: r.sub[k].diags[:0]}
@@ -183,7 +185,7 @@ func (r *run) release() {
 	r.ids.release()
 	r.env.release()
 	clear(r.envm.exts)
-	r.envm = envModule{exts: r.envm.exts[:0], declared: r.envm.declared, implied: r.envm.implied, enabled: r.envm.enabled}
+	r.envm = envModule{exts: r.envm.exts[:0], declared: r.envm.declared, implied: r.envm.implied, enabled: r.envm.enabled, stack: r.envm.stack[:0], added: r.envm.added[:0]}
 	r.unique.m = nil
 	clear(r.entryNames)
 }
