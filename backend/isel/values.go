@@ -97,7 +97,7 @@ func (s *sel) classify() {
 		changed = false
 		for _, b := range s.order {
 			for _, v := range b.Values {
-				if s.scalar[v.ID] && !s.canScalar(v) {
+				if s.scalar[v.ID] && !s.operandsScalar(v) {
 					s.scalar[v.ID] = false
 					changed = true
 				}
@@ -114,11 +114,9 @@ func (s *sel) candidate(v *ir.Value) bool {
 	return !(v.Type.Kind == ir.KVector && v.Type.Elem.Kind == ir.KBool)
 }
 
-// canScalar reports whether v may be scalar given its operands' storage.
-func (s *sel) canScalar(v *ir.Value) bool {
-	if !s.candidate(v) {
-		return false
-	}
+// operandsScalar reports whether candidate v may stay scalar given its
+// operands' storage.
+func (s *sel) operandsScalar(v *ir.Value) bool {
 	if v.Op == ir.OpPhi {
 		for i, a := range v.Args {
 			if !s.scalarOrConst(a) {
