@@ -338,10 +338,10 @@ func (n *narrower) place() {
 	}
 }
 
-// narrowWide rewrites 64-bit divisions, remainders, comparisons and
-// conversions to float of values known to fit in 32 bits (local ids and sizes, zero-extended
-// 32-bit values...) as their 32-bit forms: a 64-bit division is a long
-// software sequence.
+// narrowWide rewrites 64-bit divisions, remainders, right shifts by a
+// constant, comparisons and conversions to float of values known to fit
+// in 32 bits (local ids and sizes, zero-extended 32-bit values...) as
+// their 32-bit forms: a 64-bit division is a long software sequence.
 func (n *narrower) narrowWide() bool {
 	bits := valueBits(n.f)
 	fits := func(v *ir.Value) bool { return isI64(v) && bits[v.ID] <= 32 }
@@ -351,6 +351,29 @@ func (n *narrower) narrowWide() bool {
 			v := b.Values[i]
 			switch v.Op {
 			case ir.OpUDiv, ir.OpURem, ir.OpEq, ir.OpNe, ir.OpULt, ir.OpULe, ir.OpUGt, ir.OpUGe:
+			case ir.OpLShr, ir.OpAShr:
+				// A right shift by a constant below 32 of a value that
+				// fits in 32 bits (31 for an arithmetic one: its sign
+				// is then 0) shifts its low dword: a work-item id
+				// divided by a power of two.
+				a := v.Args[0]
+				k, ok := v.Args[1].IsConst()
+				limit := 32
+				if v.Op == ir.OpAShr {
+					limit = 31
+				}
+				if !ok || k < 0 || k >= 32 || !isI64(a) || !isI64(v) || bits[a.ID] > limit {
+					continue
+				}
+				x := detached(b, ir.OpUConv, ir.I32, a)
+				r := detached(b, ir.OpLShr, ir.I32, x, n.pool.scalar(ir.I32, uint64(k)))
+				insertAt(b, i, x, r)
+				i += 2
+				v.ResetArgs()
+				v.Op = ir.OpUConv
+				v.AddArg(r)
+				changed = true
+				continue
 			case ir.OpUToF, ir.OpSToF:
 				// A conversion to float of a value that fits in 31 bits
 				// converts its low dword (non-negative either way).
