@@ -98,13 +98,24 @@ func (s *sel) edgeCopies(b, succ *ir.Block, p visa.Pred) []copy {
 	return cs
 }
 
-// copies emits the phi copies of the edge b->succ.
+// copies emits the phi copies of the edge b->succ (but those copiesIf
+// made already, in b's guard).
 func (s *sel) copies(b, succ *ir.Block, p *visa.Var) {
 	pr := visa.Pred{}
 	if p != nil {
 		pr = visa.If(p)
 	}
-	s.parallel(s.edgeCopies(b, succ, pr))
+	cs := s.edgeCopies(b, succ, pr)
+	if done := s.madeEarly[b]; done != nil {
+		kept := cs[:0]
+		for _, c := range cs {
+			if !done[c.dst] {
+				kept = append(kept, c)
+			}
+		}
+		cs = kept
+	}
+	s.parallel(cs)
 }
 
 // copiesIf emits the phi copies of both edges of a two-way branch, each
@@ -123,6 +134,13 @@ func (s *sel) copiesIf(b *ir.Block, p *visa.Var) {
 			}
 		}
 	}
+	// So is a copy that one edge makes and the block after the other
+	// makes on its way to the phis, when b is all that leads there: a
+	// loop's guard branching to the exit (the exit phi takes the start
+	// value) or to the preheader (which gives it to the header phi, in
+	// the same variable). The preheader then leaves it out.
+	s.copyEarly(b, b.Succs[1], cs)
+	s.copyEarly(b, b.Succs[0], els)
 	s.parallel(append(cs, els...))
 }
 
@@ -222,4 +240,28 @@ func (s *sel) predMerge(dst, src *visa.Var, p visa.Pred, e visa.Exec) {
 	s.emit(visa.OpAnd, e, visa.PredOpnd(keep), visa.PredOpnd(keep), visa.PredOpnd(dst))
 	s.emit(visa.OpAnd, e, visa.PredOpnd(take), pos, visa.PredOpnd(src))
 	s.emit(visa.OpOr, e, visa.PredOpnd(dst), visa.PredOpnd(take), visa.PredOpnd(keep))
+}
+
+// copyEarly makes every lane's copy of each of others' copies (made on
+// the other edge of b's branch) that succ, b's only successor on the
+// way to a block with phis, would make too, and notes it for succ.
+func (s *sel) copyEarly(b, succ *ir.Block, others []copy) {
+	if succ.Kind != ir.BlockPlain || len(succ.Preds) != 1 || len(others) == 0 {
+		return
+	}
+	for _, c := range s.edgeCopies(succ, succ.Succs[0], visa.Pred{}) {
+		for i, d := range others {
+			if d.dst == c.dst && d.src == c.src {
+				others[i].pred = visa.Pred{}
+				if s.madeEarly == nil {
+					s.madeEarly = map[*ir.Block]map[*store]bool{}
+				}
+				if s.madeEarly[succ] == nil {
+					s.madeEarly[succ] = map[*store]bool{}
+				}
+				s.madeEarly[succ][c.dst] = true
+				break
+			}
+		}
+	}
 }

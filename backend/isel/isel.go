@@ -146,18 +146,19 @@ type sel struct {
 	params   []*visa.Var // by parameter index (nil when unused)
 
 	opt         Options
-	inPlace     map[int]*store    // by value ID: a component computed in its vector (placeComponents)
-	exitOf      map[int]*ir.Value // by exit phi ID: the header phi whose variable it lives in (shareExits)
-	rounding    int64             // the control register's rounding mode now (setRounding)
-	fusedExt    []bool            // by value ID: extensions read by their users (offset64)
-	folded      []bool            // by value ID: private addresses that accesses compute (foldPrivate)
-	privFold    []int64           // by value ID: a folded address's offset from privBase
-	surfOf      []int             // by value ID: 1 + the stateful argument a pointer derives from
-	statefulArg map[int]bool      // the stateful pointer arguments
-	btiOf       map[int]int       // binding-table index by argument
-	laneID      *visa.Var         // 0..simd-1 as uw, built on first use
-	prologEnd   int               // index in the body after the prolog
-	priv        map[int]privAddr  // private pointers by value ID
+	inPlace     map[int]*store                // by value ID: a component computed in its vector (placeComponents)
+	exitOf      map[int]*ir.Value             // by exit phi ID: the header phi whose variable it lives in (shareExits)
+	madeEarly   map[*ir.Block]map[*store]bool // phi copies a block's guard made for it (copyEarly)
+	rounding    int64                         // the control register's rounding mode now (setRounding)
+	fusedExt    []bool                        // by value ID: extensions read by their users (offset64)
+	folded      []bool                        // by value ID: private addresses that accesses compute (foldPrivate)
+	privFold    []int64                       // by value ID: a folded address's offset from privBase
+	surfOf      []int                         // by value ID: 1 + the stateful argument a pointer derives from
+	statefulArg map[int]bool                  // the stateful pointer arguments
+	btiOf       map[int]int                   // binding-table index by argument
+	laneID      *visa.Var                     // 0..simd-1 as uw, built on first use
+	prologEnd   int                           // index in the body after the prolog
+	priv        map[int]privAddr              // private pointers by value ID
 
 	regionOf []*region // by value ID: the register region a pointer addresses
 	tables   []tableInit
