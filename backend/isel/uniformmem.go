@@ -22,11 +22,9 @@ import (
 //     or in SLM;
 //   - legacy: one element (gather_scaled/scatter_scaled of a dword on a
 //     surface or SLM; svm_gather/svm_scatter of a dword or a qword
-//     otherwise). Vectors stay per
-//     lane there: a message per component would cost more than the one
-//     gather4 of them all. (An oword block read of a float4 freed so
-//     many registers in BinomialOption that register allocation's model
-//     took SIMD32 for it on TGLLP, where GenX_IR then spilled 2 KB.)
+//     otherwise); a store of two, four or eight dwords on a surface or
+//     SLM is a scatter of a dword per lane. Loaded vectors stay per lane there
+//     (see oneLane).
 //
 // The message runs unmasked, as scalar code does: in a block some lane
 // reaches, at an address every such lane computed.
@@ -41,7 +39,7 @@ func (s *sel) uniformLoad(v *ir.Value) bool {
 	if _, ok := s.priv[ptr.ID]; ok {
 		return false
 	}
-	return s.oneLane(ptr, v.Type, ir.MemFlags(v.AuxInt))
+	return s.oneLane(ptr, v.Type, ir.MemFlags(v.AuxInt), false)
 }
 
 // uniformStore reports whether store v writes once, in a one-lane
@@ -51,12 +49,12 @@ func (s *sel) uniformStore(v *ir.Value, a access) bool {
 	if !a.ptr.scalar || !(a.data.scalar || a.data.konst) || a.data.fields != nil || a.off != 0 {
 		return false
 	}
-	return ptr.Type.Space != ir.SpaceConstant && s.oneLane(ptr, v.Args[1].Type, ir.MemFlags(v.AuxInt))
+	return ptr.Type.Space != ir.SpaceConstant && s.oneLane(ptr, v.Args[1].Type, ir.MemFlags(v.AuxInt), true)
 }
 
 // oneLane reports whether a one-lane message moves a value of type t
-// through ptr, of the memory flags mf.
-func (s *sel) oneLane(ptr *ir.Value, t *ir.Type, mf ir.MemFlags) bool {
+// through ptr, of the memory flags mf (a store when store is set).
+func (s *sel) oneLane(ptr *ir.Value, t *ir.Type, mf ir.MemFlags, store bool) bool {
 	space := ptr.Type.Space
 	switch space {
 	case ir.SpaceGlobal, ir.SpaceConstant, ir.SpaceLocal:
@@ -76,7 +74,16 @@ func (s *sel) oneLane(ptr *ir.Value, t *ir.Type, mf ir.MemFlags) bool {
 		return n <= 4 || n == 8
 	}
 	stateless := space != ir.SpaceLocal && s.surface(ptr) == 0
-	return n == 1 && (sz == 4 || stateless)
+	if n == 1 && (sz == 4 || stateless) {
+		return true
+	}
+	// A store on a surface or SLM writes up to eight dwords as a
+	// scatter of a dword per lane (oneLaneMessage). Loads do not: the
+	// registers so many scalar vectors free made register allocation's
+	// model take SIMD32 for BinomialOption on TGLLP, where GenX_IR then
+	// spilled 2 KB. A store's value has the storage it had.
+	words := n * sz / 4
+	return store && !stateless && (words == 2 || words == 4 || words == 8)
 }
 
 // scalarLoad emits the one-lane message of a load into scalar storage.
@@ -84,23 +91,33 @@ func (s *sel) scalarLoad(a access) {
 	data := s.payload(a.t, a.lanes)
 	s.oneLaneMessage(a, data)
 	// Into the value's storage, in executions of a power of two.
-	for c := 0; c < a.lanes; {
-		k := 1
-		for k*2 <= a.lanes-c {
-			k *= 2
-		}
+	pow2Chunks(a.lanes, func(c, k int) {
 		s.emit(visa.OpMov, visa.NM(k), s.dstOf(a.data, c, nat), visa.Src(data, 0, c, 1, 1, 0))
-		c += k
-	}
+	})
 }
 
 // scalarStore emits the one-lane message of a uniform store.
 func (s *sel) scalarStore(a access) {
+	// A move per component: the finalizer then has each component's
+	// producer write the payload (one wide move it keeps).
 	data := s.payload(a.t, a.lanes)
 	for c := 0; c < a.lanes; c++ {
 		s.emit(visa.OpMov, visa.NM(1), visa.Dst(data, 0, c, 1), s.srcOf(a.data, c, nat))
 	}
 	s.oneLaneMessage(a, data)
+}
+
+// pow2Chunks calls do(c, k) for runs c..c+k-1 covering 0..n-1, each k a
+// power of two (an execution size).
+func pow2Chunks(n int, do func(c, k int)) {
+	for c := 0; c < n; {
+		k := 1
+		for k*2 <= n-c {
+			k *= 2
+		}
+		do(c, k)
+		c += k
+	}
 }
 
 // payload declares a message payload of n elements of type t: it starts
@@ -143,6 +160,27 @@ func (s *sel) oneLaneMessage(a access, data *visa.Var) {
 		}
 		s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz), 1}, Args: []visa.Operand{rawAddr, raw}})
 		return
+	}
+	// A dword per lane, at the offsets of the value's dwords: their data
+	// is the value's bytes in order.
+	if words := n * sz / 4; words > 1 {
+		addrs := s.payload(visa.UD, words)
+		ne := visa.NM(words)
+		if words <= 4 {
+			// 0, 4, 8, 12 as an immediate vector of nibbles.
+			steps := uint64(0)
+			for j := range words {
+				steps |= uint64(4*j) << (4 * j)
+			}
+			s.emit(visa.OpAdd, ne, visa.Dst(addrs, 0, 0, 1), visa.Scalar(addr, 0), visa.Imm(visa.UV, steps))
+		} else {
+			// 0 to 28 do not fit in nibbles: 0 to 7, times 4.
+			idx := s.temp(visa.UW, words)
+			s.emit(visa.OpMov, ne, visa.Dst(idx, 0, 0, 1), visa.Imm(visa.UV, 0x76543210))
+			s.emit(visa.OpShl, ne, visa.Dst(idx, 0, 0, 1), visa.Src(idx, 0, 0, 1, 1, 0), visa.ImmInt(visa.UW, 2))
+			s.emit(visa.OpAdd, ne, visa.Dst(addrs, 0, 0, 1), visa.Scalar(addr, 0), visa.Src(idx, 0, 0, 1, 1, 0))
+		}
+		rawAddr, e = visa.Raw(addrs, 0), ne
 	}
 	// surfaceVar emits the movs that set the surface.
 	surf := visa.State(visa.SLM)
