@@ -23,8 +23,8 @@ import (
 //   - legacy: one element (gather_scaled/scatter_scaled of a dword on a
 //     surface or SLM; svm_gather/svm_scatter of a dword or a qword
 //     otherwise); a store of two, four or eight dwords on a surface or
-//     SLM is a scatter of a dword per lane. Loaded vectors stay per lane there
-//     (see oneLane).
+//     SLM is a scatter of a dword per lane. Loaded vectors stay per lane
+//     there (see oneLane).
 //
 // The message runs unmasked, as scalar code does: in a block some lane
 // reaches, at an address every such lane computed.
@@ -91,9 +91,14 @@ func (s *sel) scalarLoad(a access) {
 	data := s.payload(a.t, a.lanes)
 	s.oneLaneMessage(a, data)
 	// Into the value's storage, in executions of a power of two.
-	pow2Chunks(a.lanes, func(c, k int) {
+	for c := 0; c < a.lanes; {
+		k := 1
+		for k*2 <= a.lanes-c {
+			k *= 2
+		}
 		s.emit(visa.OpMov, visa.NM(k), s.dstOf(a.data, c, nat), visa.Src(data, 0, c, 1, 1, 0))
-	})
+		c += k
+	}
 }
 
 // scalarStore emits the one-lane message of a uniform store.
@@ -105,19 +110,6 @@ func (s *sel) scalarStore(a access) {
 		s.emit(visa.OpMov, visa.NM(1), visa.Dst(data, 0, c, 1), s.srcOf(a.data, c, nat))
 	}
 	s.oneLaneMessage(a, data)
-}
-
-// pow2Chunks calls do(c, k) for runs c..c+k-1 covering 0..n-1, each k a
-// power of two (an execution size).
-func pow2Chunks(n int, do func(c, k int)) {
-	for c := 0; c < n; {
-		k := 1
-		for k*2 <= n-c {
-			k *= 2
-		}
-		do(c, k)
-		c += k
-	}
 }
 
 // payload declares a message payload of n elements of type t: it starts
