@@ -253,6 +253,10 @@ const (
 	opCount
 )
 
+// NumOps is one more than the largest op: tables indexed by op have this
+// many entries.
+const NumOps = int(opCount)
+
 var opInfo = [opCount]OpInfo{
 	OpInvalid:    {Name: "invalid"},
 	OpConst:      {Name: "const", Args: 0, Aux: AuxBits},
