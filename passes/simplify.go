@@ -577,6 +577,14 @@ var parsedRules [ir.NumOps]struct {
 	rules []*rule
 }
 
+// ruleSlab is where parsed rules take their nodes from, shared by all
+// ops (under ruleMu) so that an op with two rules does not take a chunk
+// of its own.
+var (
+	ruleMu   sync.Mutex
+	ruleSlab []pnode
+)
+
 // rulesFor returns the rules that match a value of op, in table order.
 func rulesFor(op ir.Op) []*rule {
 	pr := &parsedRules[op]
@@ -587,14 +595,15 @@ func rulesFor(op ir.Op) []*rule {
 		}
 		rules := make([]rule, len(idx))
 		pr.rules = make([]*rule, len(idx))
-		var slab []pnode
+		ruleMu.Lock()
+		defer ruleMu.Unlock()
 		for j, i := range idx {
 			rd := &ruleTable[i]
 			rl := &rules[j]
 			*rl = rule{name: rd.name, cond: rd.cond, fn: rd.fn}
 			if rd.fn == nil {
-				rl.pat = parsePatternIn(rd.pat, &slab)
-				rl.res = parsePatternIn(rd.res, &slab)
+				rl.pat = parsePatternIn(rd.pat, &ruleSlab)
+				rl.res = parsePatternIn(rd.res, &ruleSlab)
 			}
 			pr.rules[j] = rl
 		}

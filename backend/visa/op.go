@@ -131,7 +131,20 @@ type field struct {
 }
 
 var opTable []OpInfo
-var opByName = map[string]Op{}
+
+// opByName maps form names to forms. Only the reader looks forms up by
+// name, so it is built on first use rather than at every start-up.
+var opByName = sync.OnceValue(func() map[string]Op {
+	m := make(map[string]Op, len(opTable))
+	for op := range opTable {
+		name := opTable[op].Name
+		if _, dup := m[name]; dup {
+			panic("visa: duplicate op " + name)
+		}
+		m[name] = Op(op)
+	}
+	return m
+})
 
 // def adds an instruction form to the table: its mnemonic, binary
 // opcode and sub-opcode (-1 when none), text template and binary
@@ -139,10 +152,6 @@ var opByName = map[string]Op{}
 func def(name string, code uint8, sub int, syntax, layout string) Op {
 	op := Op(len(opTable))
 	opTable = append(opTable, OpInfo{Name: name, Code: code, Sub: sub, Syntax: syntax, Layout: layout})
-	if _, dup := opByName[name]; dup {
-		panic("visa: duplicate op " + name)
-	}
-	opByName[name] = op
 	return op
 }
 
@@ -194,7 +203,7 @@ func (op Op) String() string { return opTable[op].Name }
 
 // OpNamed returns the form named name.
 func OpNamed(name string) (Op, bool) {
-	op, ok := opByName[name]
+	op, ok := opByName()[name]
 	return op, ok
 }
 
