@@ -421,8 +421,14 @@ func (s *readScratch) end() {
 // idsInBound reports whether the words of ws that ids marks are <id>s
 // below bound.
 func idsInBound(ids uint64, ws []uint32, bound uint32) bool {
+	return idsBelow(ids, ws, max(bound, 1)-1)
+}
+
+// idsBelow is idsInBound for lim = max(bound, 1) - 1: 0 < w < bound
+// in one comparison, w-1 < lim (none passes when bound is 0).
+func idsBelow(ids uint64, ws []uint32, lim uint32) bool {
 	for m := ids; m != 0; m &= m - 1 {
-		if w := ws[bits.TrailingZeros64(m)]; w == 0 || w >= bound {
+		if ws[bits.TrailingZeros64(m)]-1 >= lim {
 			return false
 		}
 	}

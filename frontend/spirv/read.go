@@ -242,8 +242,12 @@ func rawInst(ws []uint32) string {
 	return s
 }
 
-// touchAhead is how far ahead of need the scans load words: 2KB.
-const touchAhead = 512
+// touchAhead is how far ahead of need the scans load words: 2KB;
+// touchMin the size (in words, 256KB) below which they do not.
+const (
+	touchAhead = 512
+	touchMin   = 1 << 16
+)
 
 func (r *reader) scan() error {
 	words := r.words
@@ -251,12 +255,17 @@ func (r *reader) scan() error {
 	// blocks and parameters, so the tables are allocated once at their
 	// final size.
 	n, labels, params, funcs, ahead := 0, 0, 0, 0, uint32(0)
+	// Each word count is loaded only once the previous one is known;
+	// loading a word further on as well (kept in r.ahead so that the
+	// load stays) lets the processor fetch from memory ahead of the
+	// chain. A small module is in the cache after its first lines, and
+	// the extra load would only cost.
+	stride := 0
+	if len(words) > touchMin {
+		stride = touchAhead
+	}
 	for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
-		// Each word count is loaded only once the previous one is
-		// known; loading a word further on as well (kept in r.ahead so
-		// that the load stays) lets the processor fetch from memory
-		// ahead of the chain.
-		ahead += words[min(off+touchAhead, last)]
+		ahead += words[min(off+stride, last)]
 		w := words[off]
 		switch grammar.Opcode(w) {
 		case grammar.OpLabel:
@@ -285,6 +294,8 @@ func (r *reader) scan() error {
 	m.Functions = make([]Function, 0, funcs)
 	bound := m.Header.Bound
 	insts := m.Insts // (a local: kept in registers across the calls)
+	recent := &r.sc.recent
+	lim := max(bound, 1) - 1 // see idsBelow
 	i := 0
 	for off := HeaderWords; off < len(words); i++ {
 		w0 := words[off]
@@ -299,7 +310,36 @@ func (r *reader) scan() error {
 		in := &insts[i]
 		in.Opcode, in.Offset = op, uint32(off)
 		ws := words[off : off+wc]
-		if v := r.apply(in, ws, bound); v != layoutHit {
+		// apply's common case, without the call (which would cost the
+		// loop its registers): a recent layout whose key needs at most
+		// the selector word.
+		k := layoutKey{op: op, wc: uint16(wc)}
+		if f := &opFacts[op]; f.sel != 0 {
+			switch p := int(f.sel); {
+			case p == selNumber || op == grammar.OpExtInst:
+				k.wc = 0 // no recent entry has it: apply decides
+			case p < wc:
+				k.s1 = ws[p]
+				if f.sel2 != 0 {
+					k.s2 = selWord2(op, ws, p)
+				}
+			}
+		}
+		h := layoutHash(k, 64-8) * 2
+		s := &recent[h]
+		if s.key != k {
+			s = &recent[h+1]
+		}
+		if s.key == k && s.flags&slotPlain != 0 && idsBelow(s.ids, ws, lim) &&
+			(s.str == 0 || stringWords(ws[s.str:]) == int(s.strLen)) {
+			in.ops, in.nops = s.ops, s.nops
+			if s.typ != 0 {
+				in.Type = ID(ws[s.typ])
+			}
+			if s.res != 0 {
+				in.Result = ID(ws[s.res])
+			}
+		} else if v := r.apply(in, ws, bound); v != layoutHit {
 			info := grammar.Lookup(op)
 			if info == nil {
 				return r.instErr(off, "binary.opcode", "unknown opcode %d", op)
@@ -318,12 +358,21 @@ func (r *reader) scan() error {
 				}
 			}
 		}
-		if in.Result != 0 {
-			if p := m.defs.set(in, i); p >= 0 && r.redef < 0 {
+		if id := in.Result; id != 0 {
+			// The dense table inline: most modules have one.
+			if d := m.defs.dense; int(id) < len(d) && d[id].Inst == 0 {
+				m.defs.max = max(m.defs.max, id)
+				d[id] = Def{Inst: int32(i + 1), Type: in.Type, Op: op}
+			} else if p := m.defs.set(in, i); p >= 0 && r.redef < 0 {
 				r.redef = i
 			}
 		}
-		r.fs.inst(m, i, op)
+		// Most instructions are of no interest to the splitter: those
+		// in a block that do not end it, and those outside functions
+		// but for decorations.
+		if c := opFacts[op].split; c != splitPlain || r.fs.fn >= 0 && !r.fs.inBlock {
+			r.fs.inst(m, i, op)
+		}
 		off += wc
 	}
 	return nil
