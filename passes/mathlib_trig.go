@@ -90,7 +90,7 @@ func (m *mb) reducePiO2(x *ir.Value) (q *ir.Value, r dd) {
 
 // twoOverPi32 are the words of 2/pi behind one zero word, for the
 // binary32 Payne-Hanek window.
-var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, twoOverPiWords(7)...) })
+var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, twoOverPiWords(bigs(), 7)...) })
 
 // payneHanek reduces finite ax >= pi/4 (binary32): ax = m 2^(e-23), and
 // the bits t_j of 2/pi with m 2^(e-23-j) mod 4 nonzero and above 2^-70
