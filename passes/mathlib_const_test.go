@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -26,6 +27,13 @@ func TestConstPrecision(t *testing.T) {
 			if got, want := c.v(f), roundBig(x, f.mant+1); got != want {
 				t.Errorf("%s at %d bits: %v, at 1600 bits %v", name, f.bits, got, want)
 			}
+		}
+	}
+	// The series against Go's constants (decimal literals the Go
+	// compiler rounds exactly).
+	for c, want := range map[*mconst]float64{&cPi: math.Pi, &cLn2: math.Ln2, &cLn10: math.Ln10, &cLog2e: math.Log2E, &cLog10e: math.Log10E} {
+		if got := c.v(fmt64); got != want {
+			t.Errorf("constant %v, want %v", got, want)
 		}
 	}
 	if got, want := twoOverPiWords(bigs(), 7), twoOverPiWords(wide, 7); !slices.Equal(got, want) {
