@@ -16,7 +16,7 @@ import (
 
 var cLog2Sqrt2Pi = lazyConst(func(s *bigSet) *big.Float { return s.quo(lnSqrt2Pi(s), s.ln2()) })
 
-func init() {
+func regSpecial() {
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], false) }), "erf")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], true) }), "erfc")
 	regF(false, one(tgammaE), "tgamma")

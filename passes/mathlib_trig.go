@@ -16,7 +16,7 @@ import (
 // functions reduce to |v| <= tan(pi/8) and carry the result as a dd so
 // that the constants added to it (pi/4, pi/2, pi) cost no accuracy.
 
-func init() {
+func regTrig() {
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "sin") }), "sin")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "cos") }), "cos")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "tan") }), "tan")
