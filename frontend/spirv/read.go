@@ -260,26 +260,42 @@ func (r *reader) scan() error {
 	// load stays) lets the processor fetch from memory ahead of the
 	// chain. A small module is in the cache after its first lines, and
 	// the extra load would only cost.
-	stride := 0
+	// (Two loops, so that a small module's count has no extra load.)
 	if len(words) > touchMin {
-		stride = touchAhead
-	}
-	for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
-		ahead += words[min(off+stride, last)]
-		w := words[off]
-		switch grammar.Opcode(w) {
-		case grammar.OpLabel:
-			labels++
-		case grammar.OpFunctionParameter:
-			params++
-		case grammar.OpFunction:
-			funcs++
+		for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
+			ahead += words[min(off+touchAhead, last)]
+			w := words[off]
+			switch grammar.Opcode(w) {
+			case grammar.OpLabel:
+				labels++
+			case grammar.OpFunctionParameter:
+				params++
+			case grammar.OpFunction:
+				funcs++
+			}
+			wc := int(w >> 16)
+			if wc == 0 {
+				break // reported by the scan below
+			}
+			off += wc
 		}
-		wc := int(w >> 16)
-		if wc == 0 {
-			break // reported by the scan below
+	} else {
+		for off := HeaderWords; off < len(words); n++ {
+			w := words[off]
+			switch grammar.Opcode(w) {
+			case grammar.OpLabel:
+				labels++
+			case grammar.OpFunctionParameter:
+				params++
+			case grammar.OpFunction:
+				funcs++
+			}
+			wc := int(w >> 16)
+			if wc == 0 {
+				break // reported by the scan below
+			}
+			off += wc
 		}
-		off += wc
 	}
 	r.ahead = ahead
 	m := r.m

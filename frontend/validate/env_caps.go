@@ -310,7 +310,13 @@ func (x *envIndex) noteEnum(k grammar.Kind, v uint32, i int) {
 		x.enumFirst[k] = t
 	}
 	if !bitEnum {
-		if d := envEnumIndex(k, v); d >= 0 && (t[d] == 0 || int(t[d]) > i+1) {
+		d := -1
+		if dense := envEnumDense[k]; v < uint32(len(dense)) {
+			d = int(dense[v]) - 1
+		} else {
+			d = envEnumSearch(k, v)
+		}
+		if d >= 0 && (t[d] == 0 || int(t[d]) > i+1) {
 			if t[d] == 0 {
 				x.usedEnums = append(x.usedEnums, uint32(k)<<16|uint32(d))
 			}

@@ -309,7 +309,7 @@ func buildEnvOpDense() []uint16 {
 // envEnumDense[kind][value] is 1 + the enumerant's index in the kind's
 // Enumerants, or 0. The table stops at envEnumDenseMax: a few kinds have
 // vendor values near 2^30 (ComponentType), and a table reaching them
-// would take gigabytes; envEnumIndex searches for those.
+// would take gigabytes; envEnumSearch searches for those.
 func buildEnvEnumDense() [][]uint16 {
 	t := make([][]uint16, grammar.NumKinds())
 	for k := range t {
@@ -331,12 +331,10 @@ func buildEnvEnumDense() [][]uint16 {
 // envEnumDenseMax bounds the values envEnumDense holds.
 const envEnumDenseMax = 1 << 14
 
-// envEnumIndex returns the index in k's Enumerants of the ValueEnum
-// enumerant with value v, or -1.
-func envEnumIndex(k grammar.Kind, v uint32) int {
-	if dense := envEnumDense[k]; v < uint32(len(dense)) {
-		return int(dense[v]) - 1
-	}
+// envEnumSearch returns the index in k's Enumerants of the ValueEnum
+// enumerant with value v, or -1, for a value beyond k's envEnumDense
+// (whose look-up noteEnum makes inline, as the call would cost more).
+func envEnumSearch(k grammar.Kind, v uint32) int {
 	if v < envEnumDenseMax {
 		return -1
 	}
