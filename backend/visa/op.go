@@ -148,7 +148,11 @@ var opByName = sync.OnceValue(func() map[string]Op {
 
 // def adds an instruction form to the table: its mnemonic, binary
 // opcode and sub-opcode (-1 when none), text template and binary
-// layout.
+// layout. Not inlined: the package's initializer calls it for every
+// form, and inlined it made that one function 65 KB of code with a
+// 15 KB frame (which grew the start-up goroutine's stack).
+//
+//go:noinline
 func def(name string, code uint8, sub int, syntax, layout string) Op {
 	op := Op(len(opTable))
 	opTable = append(opTable, OpInfo{Name: name, Code: code, Sub: sub, Syntax: syntax, Layout: layout})
