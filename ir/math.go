@@ -1,5 +1,7 @@
 package ir
 
+import "sync"
+
 // MathFn is an OpenCL built-in function computed by OpMath. Its values are
 // the instruction numbers of the OpenCL.std extended instruction set, so
 // lowering passes them through unchanged; memory built-ins (vload, vstore,
@@ -178,19 +180,21 @@ func (f MathFn) String() string {
 	return "math?"
 }
 
-var mathByName = func() map[string]MathFn {
-	m := map[string]MathFn{}
+// mathByName is built on first use: kernels without built-ins never
+// need it.
+var mathByName = sync.OnceValue(func() map[string]MathFn {
+	m := make(map[string]MathFn, len(mathNames))
 	for i, n := range mathNames {
 		if n != "" {
 			m[n] = MathFn(i)
 		}
 	}
 	return m
-}()
+})
 
 // MathByName returns the built-in named name (OpenCL.std spelling, e.g.
 // "sqrt", "s_mul24", "fclamp").
 func MathByName(name string) (MathFn, bool) {
-	f, ok := mathByName[name]
+	f, ok := mathByName()[name]
 	return f, ok
 }

@@ -1,5 +1,7 @@
 package ir
 
+import "sync"
+
 // Op is the operation of a Value.
 type Op uint16
 
@@ -253,6 +255,10 @@ const (
 	opCount
 )
 
+// NumOps is one more than the largest op: tables indexed by op have this
+// many entries.
+const NumOps = int(opCount)
+
 var opInfo = [opCount]OpInfo{
 	OpInvalid:    {Name: "invalid"},
 	OpConst:      {Name: "const", Args: 0, Aux: AuxBits},
@@ -415,16 +421,18 @@ func (op Op) String() string {
 	return "op?"
 }
 
-var opByName = func() map[string]Op {
-	m := map[string]Op{}
+// opByName is built on first use: only the IR reader and the rewrite
+// rules look ops up by name.
+var opByName = sync.OnceValue(func() map[string]Op {
+	m := make(map[string]Op, opCount)
 	for op := Op(1); op < opCount; op++ {
 		m[opInfo[op].Name] = op
 	}
 	return m
-}()
+})
 
 // OpByName returns the op printed as name.
 func OpByName(name string) (Op, bool) {
-	op, ok := opByName[name]
+	op, ok := opByName()[name]
 	return op, ok
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"spv2visa/ir"
 )
@@ -13,9 +14,10 @@ import (
 // types; rt is the result's scalar type.
 type mathFolder func(at []*ir.Type, rt *ir.Type, x []uint64, c *Config, vec bool) (uint64, bool)
 
-var mathFolders = map[ir.MathFn]mathFolder{}
-
-func init() {
+// mathFolders are the folders by built-in, built when folding first
+// meets a call of one.
+var mathFolders = sync.OnceValue(func() map[ir.MathFn]mathFolder {
+	mathFolders := map[ir.MathFn]mathFolder{}
 	for name, f := range map[string]mathFolder{
 		// Float built-ins with exact results.
 		"fabs": func(at []*ir.Type, _ *ir.Type, x []uint64, _ *Config, _ bool) (uint64, bool) {
@@ -87,10 +89,11 @@ func init() {
 		}
 		mathFolders[fn] = f
 	}
-}
+	return mathFolders
+})
 
 func foldMath(v *ir.Value, args []konst, c *Config) (konst, bool) {
-	f := mathFolders[ir.MathFn(v.AuxInt)]
+	f := mathFolders()[ir.MathFn(v.AuxInt)]
 	if f == nil {
 		return konst{}, false
 	}

@@ -1,6 +1,10 @@
 package passes
 
-import "spv2visa/ir"
+import (
+	"sync"
+
+	"spv2visa/ir"
+)
 
 // ifConv turns a branch around a few cheap values into selects: when
 // both sides of an if meet again at once (a triangle, one side empty, or
@@ -173,7 +177,7 @@ func cheapOp(v *ir.Value) bool {
 		// 64-bit ones are sequences where the hardware has no 64-bit ALU.
 		return !wide && !wideArgs(v)
 	case ir.OpMath:
-		return !wide && cheapMath[ir.MathFn(v.AuxInt)]
+		return !wide && cheapMath()[ir.MathFn(v.AuxInt)]
 	}
 	return false
 }
@@ -190,7 +194,7 @@ func wideArgs(v *ir.Value) bool {
 // cheapMath are the built-ins that are one or two instructions: integer
 // bit counts, absolute values, minimum and maximum, rounding to an
 // integer, fused multiply-add.
-var cheapMath = func() map[ir.MathFn]bool {
+var cheapMath = sync.OnceValue(func() map[ir.MathFn]bool {
 	m := map[ir.MathFn]bool{}
 	for _, n := range []string{
 		"clz", "ctz", "popcount", "s_abs", "u_abs",
@@ -204,7 +208,7 @@ var cheapMath = func() map[ir.MathFn]bool {
 		m[fn] = true
 	}
 	return m
-}()
+})
 
 // selectable reports whether a select of type t exists: scalars and
 // vectors, not aggregates.

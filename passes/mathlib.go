@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"spv2visa/ir"
 )
@@ -169,8 +170,21 @@ type mathExp struct {
 }
 
 // mathExps are the expansions by built-in name, filled by the mathlib_*
-// files' init functions.
+// files' reg functions when a kernel first calls a built-in (most
+// kernels call none; registering them all was a share of every start).
 var mathExps = map[string]mathExp{}
+
+var mathExpsOnce sync.Once
+
+func expansionOf(name string) (mathExp, bool) {
+	mathExpsOnce.Do(func() {
+		for _, reg := range []func(){regExact, regExp, regGeom, regSpecial, regTrig} {
+			reg()
+		}
+	})
+	e, ok := mathExps[name]
+	return e, ok
+}
 
 func regF(f64 bool, fn func(m *mb, a []*ir.Value) []*ir.Value, names ...string) {
 	for _, n := range names {
@@ -185,7 +199,7 @@ func one(fn func(m *mb, a []*ir.Value) *ir.Value) func(m *mb, a []*ir.Value) []*
 
 // expand replaces v by its expansion; it returns the values it emitted.
 func (x *mathExpander) expand(v *ir.Value) ([]*ir.Value, bool) {
-	e, ok := mathExps[ir.MathFn(v.AuxInt).String()]
+	e, ok := expansionOf(ir.MathFn(v.AuxInt).String())
 	if !ok || len(v.Args) == 0 {
 		return nil, false
 	}

@@ -11,7 +11,7 @@ import (
 // native_/half_ built-ins for a backend that does not keep them (they
 // become the full-precision functions).
 
-func init() {
+func regExact() {
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.copysign(a[0], a[1]) }), "copysign")
 	regF(true, one(fdimE), "fdim")
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return magE(m, a[0], a[1], true) }), "maxmag")

@@ -13,7 +13,7 @@ import (
 // precision so that log2(x) is good to about 2^-30 relative (binary32),
 // enough for pow's 2^(y log2 x) up to the overflow threshold.
 
-func init() {
+func regExp() {
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.exp(a[0]) }), "exp")
 	regF(true, one(exp2E), "exp2")
 	regF(true, one(exp10E), "exp10")

@@ -10,7 +10,7 @@ import (
 // reduce across lanes), shuffles with a mask known only at run time, and
 // nan.
 
-func init() {
+func regGeom() {
 	for n, fn := range map[string]func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value{
 		"length":         func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return geom(m, a, rt, false, false) },
 		"fast_length":    func(m *mb, a []*ir.Value, rt *ir.Type) *ir.Value { return fastGeom(m, a, rt, false, false) },

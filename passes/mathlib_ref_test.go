@@ -23,8 +23,8 @@ func bquo(a, b *big.Float) *big.Float { return bnew().Quo(a, b) }
 func bsqrt(a *big.Float) *big.Float   { return bnew().Sqrt(a) }
 
 var (
-	bPi  = bnew().Set(bigPi())
-	bLn2 = bnew().Set(bigLn2())
+	bPi  = bnew().Set(bigs().pi())
+	bLn2 = bnew().Set(bigs().ln2())
 )
 
 // bexp is e^x; nil for an overflow beyond any float's range (the caller

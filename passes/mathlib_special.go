@@ -14,9 +14,9 @@ import (
 // as a dd), reflection for negative x, and for lgamma near its zeros at
 // 1 and 2 the fit lgamma(x) = (x-1)(x-2) R(x), whose factors are exact.
 
-var cLog2Sqrt2Pi = lazyConst(func() *big.Float { return new(big.Float).SetPrec(constPrec).Quo(cLnSqrt2Pi.get(), bigLn2()) })
+var cLog2Sqrt2Pi = lazyConst(func(s *bigSet) *big.Float { return s.quo(lnSqrt2Pi(s), s.ln2()) })
 
-func init() {
+func regSpecial() {
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], false) }), "erf")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], true) }), "erfc")
 	regF(false, one(tgammaE), "tgamma")

@@ -16,7 +16,7 @@ import (
 // functions reduce to |v| <= tan(pi/8) and carry the result as a dd so
 // that the constants added to it (pi/4, pi/2, pi) cost no accuracy.
 
-func init() {
+func regTrig() {
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "sin") }), "sin")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "cos") }), "cos")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "tan") }), "tan")
@@ -90,7 +90,7 @@ func (m *mb) reducePiO2(x *ir.Value) (q *ir.Value, r dd) {
 
 // twoOverPi32 are the words of 2/pi behind one zero word, for the
 // binary32 Payne-Hanek window.
-var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, twoOverPiWords(7)...) })
+var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, twoOverPiWords(bigs(), 7)...) })
 
 // payneHanek reduces finite ax >= pi/4 (binary32): ax = m 2^(e-23), and
 // the bits t_j of 2/pi with m 2^(e-23-j) mod 4 nonzero and above 2^-70

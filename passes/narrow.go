@@ -23,9 +23,10 @@ import "spv2visa/ir"
 // its low 32 bits.
 func narrow(f *ir.Func, c *Config) {
 	n := &narrower{f: f, c: c, uses: users(f), pool: newConstPool(f)}
-	n.nonNeg = nonNegative(f, n.uses)
+	bits := valueBits(f, n.uses)
+	n.nonNeg = nonNegative(f, n.uses, bits)
 	n.fromArg = argPointers(f)
-	if n.narrowWide() {
+	if n.narrowWide(bits) {
 		n.uses = users(f)
 	}
 	n.demand()
@@ -342,8 +343,7 @@ func (n *narrower) place() {
 // constant, comparisons and conversions to float of values known to fit
 // in 32 bits (local ids and sizes, zero-extended 32-bit values...) as
 // their 32-bit forms: a 64-bit division is a long software sequence.
-func (n *narrower) narrowWide() bool {
-	bits := valueBits(n.f)
+func (n *narrower) narrowWide(bits []int) bool {
 	fits := func(v *ir.Value) bool { return isI64(v) && bits[v.ID] <= 32 }
 	changed := false
 	for _, b := range n.f.Blocks {
@@ -416,13 +416,15 @@ func (n *narrower) narrowWide() bool {
 // integers as unsigned numbers (their width when unknown). Work-group sizes are at
 // most 1024 in every Level Zero device; the bounds only grow from zero,
 // so loops settle at what they can reach.
-func valueBits(f *ir.Func) []int {
+func valueBits(f *ir.Func, uses *useLists) []int {
 	bits := make([]int, f.NumValues())
-	var vals []*ir.Value
+	var work []*ir.Value
+	queued := make([]bool, f.NumValues())
 	for _, b := range f.Blocks {
 		for _, v := range b.Values {
 			if v.Type.IsInt() && v.Type.Bits <= 64 {
-				vals = append(vals, v)
+				work = append(work, v)
+				queued[v.ID] = true
 			}
 		}
 	}
@@ -488,12 +490,20 @@ func valueBits(f *ir.Func) []int {
 		}
 		return 64
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, v := range vals {
-			if b := min(bound(v), v.Type.Bits); b > bits[v.ID] {
-				bits[v.ID] = b
-				changed = true
+	// A worklist reaches the same fixpoint as sweeping every value until
+	// none grows, but a loop counter, which grows a bit per round, makes
+	// only its cycle go round again.
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[v.ID] = false
+		if b := min(bound(v), v.Type.Bits); b > bits[v.ID] {
+			bits[v.ID] = b
+			for _, u := range uses.of(v.ID) {
+				if !queued[u.ID] && u.Type.IsInt() && u.Type.Bits <= 64 {
+					work = append(work, u)
+					queued[u.ID] = true
+				}
 			}
 		}
 	}
@@ -502,14 +512,16 @@ func valueBits(f *ir.Func) []int {
 
 // NonNegative returns, by value ID, the integer values of f known to be
 // non-negative (see nonNegative).
-func NonNegative(f *ir.Func) []bool { return nonNegative(f, users(f)) }
+func NonNegative(f *ir.Func) []bool {
+	uses := users(f)
+	return nonNegative(f, uses, valueBits(f, uses))
+}
 
 // nonNegative returns, by value ID, the integer values known to be
 // non-negative as signed numbers of their width. Like Intel's compiler
 // it assumes that index arithmetic on non-negative values does not
 // overflow (sizes and ids are far below 2^62).
-func nonNegative(f *ir.Func, uses *useLists) []bool {
-	bits := valueBits(f)
+func nonNegative(f *ir.Func, uses *useLists, bits []int) []bool {
 	nn := make([]bool, f.NumValues())
 	var vals []*ir.Value
 	for _, b := range f.Blocks {

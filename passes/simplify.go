@@ -15,7 +15,7 @@ import (
 // of rules.go until none applies (at most a few rounds), then drops what
 // became dead.
 func simplify(f *ir.Func, c *Config) {
-	r := &rewriter{c: c, pool: newConstPool(f), rules: rulesByOp()}
+	r := &rewriter{c: c, pool: newConstPool(f)}
 	for round := 0; round < 8; round++ {
 		changed := false
 		for _, b := range f.Blocks {
@@ -36,7 +36,6 @@ func simplify(f *ir.Func, c *Config) {
 // the value they replace.
 type rewriter struct {
 	c       *Config
-	rules   map[ir.Op][]*rule
 	pool    *constPool
 	b       *ir.Block
 	pending []*ir.Value // new values to place before the current one
@@ -107,7 +106,7 @@ func (r *rewriter) value(v *ir.Value) bool {
 		v.Args[0], v.Args[1] = v.Args[1], v.Args[0]
 		changed = true
 	}
-	for _, rl := range r.rules[v.Op] {
+	for _, rl := range rulesFor(v.Op) {
 		if w := r.apply(rl, v); w != nil {
 			v.ReplaceWith(w)
 			return true
@@ -202,6 +201,10 @@ type pnode struct {
 	lit    string // a literal constant's text
 	typeOf string
 	args   []*pnode
+	// The literal's value, parsed once: matching tries it often.
+	litFloat bool
+	litInt   int64
+	litF     float64
 }
 
 func parsePattern(s string) *pnode { return parsePatternIn(s, new([]pnode)) }
@@ -294,6 +297,15 @@ func (p *patternParser) term() *pnode {
 			panic(fmt.Sprintf("rule %q: const without a value", p.s))
 		case unicode.IsDigit(rune(w[0])) || w[0] == '-':
 			n.lit = w
+			var err error
+			if n.litFloat = strings.ContainsAny(w, ".e"); n.litFloat {
+				n.litF, err = strconv.ParseFloat(w, 64)
+			} else {
+				n.litInt, err = strconv.ParseInt(w, 10, 64)
+			}
+			if err != nil {
+				panic(fmt.Sprintf("rule %q: bad literal %q", p.s, w))
+			}
 		default:
 			n.name = w
 		}
@@ -394,7 +406,7 @@ func (m *match) match(p *pnode, v *ir.Value) bool {
 		if p.lit == "" {
 			return m.bind(p.name, v)
 		}
-		want, ok := litBits(p.lit, k.t.Scalar())
+		want, ok := p.litBits(k.t.Scalar())
 		if !ok {
 			return false
 		}
@@ -430,28 +442,19 @@ func (m *match) matchArgs(ps []*pnode, args []*ir.Value) bool {
 	return true
 }
 
-// litBits returns a literal's bits in scalar type t.
-func litBits(lit string, t *ir.Type) (uint64, bool) {
-	isFloat := strings.ContainsAny(lit, ".e")
+// litBits returns the bits of n's literal in scalar type t.
+func (n *pnode) litBits(t *ir.Type) (uint64, bool) {
 	switch t.Kind {
 	case ir.KInt, ir.KBool:
-		if isFloat {
+		if n.litFloat {
 			return 0, false
 		}
-		n, err := strconv.ParseInt(lit, 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		return ir.Mask(uint64(n), t.Bits), true
+		return ir.Mask(uint64(n.litInt), t.Bits), true
 	case ir.KFloat:
-		if !isFloat {
+		if !n.litFloat {
 			return 0, false
 		}
-		x, err := strconv.ParseFloat(lit, 64)
-		if err != nil {
-			return 0, false
-		}
-		return ir.FloatBits(t, x), true
+		return ir.FloatBits(t, n.litF), true
 	}
 	return 0, false
 }
@@ -471,7 +474,7 @@ func (r *rewriter) build(n *pnode, m *match, want *ir.Type, top bool) (*ir.Value
 			return nil, false
 		}
 		if n.lit != "" {
-			b, ok := litBits(n.lit, t.Scalar())
+			b, ok := n.litBits(t.Scalar())
 			if !ok {
 				return nil, false
 			}
@@ -536,23 +539,74 @@ func (r *rewriter) build(n *pnode, m *match, want *ir.Type, top bool) (*ir.Value
 	return r.add(n.op, t, args...), true
 }
 
-// rulesByOp indexes the rule table by the op of the matched value,
-// parsed on first use.
-var rulesByOp = sync.OnceValue(func() map[ir.Op][]*rule {
-	byOp := map[ir.Op][]*rule{}
-	rules := make([]rule, len(ruleTable))
-	var slab []pnode
+// ruleOps lists, per op, the indices in ruleTable of the rules that
+// match a value of that op, in table order.
+var ruleOps = sync.OnceValue(func() [][]int {
+	byOp := make([][]int, ir.NumOps)
 	for i := range ruleTable {
-		rd := &ruleTable[i]
-		rl := &rules[i]
-		*rl = rule{name: rd.name, cond: rd.cond, fn: rd.fn}
-		op := rd.op
-		if rd.fn == nil {
-			rl.pat = parsePatternIn(rd.pat, &slab)
-			rl.res = parsePatternIn(rd.res, &slab)
-			op = rl.pat.op
+		op := ruleTable[i].op
+		if ruleTable[i].fn == nil {
+			op = patternOp(ruleTable[i].pat)
 		}
-		byOp[op] = append(byOp[op], rl)
+		byOp[op] = append(byOp[op], i)
 	}
 	return byOp
 })
+
+// patternOp returns the op at the head of a pattern, without parsing the
+// rest.
+func patternOp(pat string) ir.Op {
+	p := &patternParser{s: pat}
+	if p.next() != "(" {
+		panic(fmt.Sprintf("rule %q: a pattern is an op", pat))
+	}
+	head := p.next()
+	op, ok := ir.OpByName(head)
+	if !ok {
+		panic("rule: unknown op " + head)
+	}
+	return op
+}
+
+// parsedRules holds the rules of each op once parsed. An op's rules are
+// parsed the first time simplify meets a value of that op: a kernel
+// meets a few dozen ops, and parsing every rule up front was a tenth of
+// a small kernel's compile.
+var parsedRules [ir.NumOps]struct {
+	once  sync.Once
+	rules []*rule
+}
+
+// ruleSlab is where parsed rules take their nodes from, shared by all
+// ops (under ruleMu) so that an op with two rules does not take a chunk
+// of its own.
+var (
+	ruleMu   sync.Mutex
+	ruleSlab []pnode
+)
+
+// rulesFor returns the rules that match a value of op, in table order.
+func rulesFor(op ir.Op) []*rule {
+	pr := &parsedRules[op]
+	pr.once.Do(func() {
+		idx := ruleOps()[op]
+		if len(idx) == 0 {
+			return
+		}
+		rules := make([]rule, len(idx))
+		pr.rules = make([]*rule, len(idx))
+		ruleMu.Lock()
+		defer ruleMu.Unlock()
+		for j, i := range idx {
+			rd := &ruleTable[i]
+			rl := &rules[j]
+			*rl = rule{name: rd.name, cond: rd.cond, fn: rd.fn}
+			if rd.fn == nil {
+				rl.pat = parsePatternIn(rd.pat, &ruleSlab)
+				rl.res = parsePatternIn(rd.res, &ruleSlab)
+			}
+			pr.rules[j] = rl
+		}
+	})
+	return pr.rules
+}

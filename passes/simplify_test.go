@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"spv2visa/ir"
 )
 
 // TestPatternTokens: every pattern and replacement of the rule table
@@ -23,7 +25,17 @@ func TestPatternTokens(t *testing.T) {
 			t.Errorf("tokens of %q: %q, want %q", s, got, want)
 		}
 	}
-	if n := len(rulesByOp()); n == 0 {
-		t.Error("no rules")
+	// Every rule parses, under the op its pattern heads.
+	n := 0
+	for op := ir.Op(0); int(op) < ir.NumOps; op++ {
+		for _, rl := range rulesFor(op) {
+			if rl.pat != nil && rl.pat.op != op {
+				t.Errorf("rule %s: filed under %s, matches %s", rl.name, op, rl.pat.op)
+			}
+			n++
+		}
+	}
+	if n != len(ruleTable) {
+		t.Errorf("%d rules parsed, the table has %d", n, len(ruleTable))
 	}
 }

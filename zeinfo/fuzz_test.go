@@ -51,7 +51,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("valid input does not write: %v", err)
 		}
 		if fast, slow, ok := emitBoth(t, c); ok && !bytes.Equal(fast, slow) {
-			t.Fatalf("emitBlock wrote\n%s\nthe encoder\n%s", fast, slow)
+			t.Fatalf("emitStruct wrote\n%s\nthe encoder\n%s", fast, slow)
 		}
 		back, rds := Read(out)
 		if HasErrors(rds) {

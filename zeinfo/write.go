@@ -20,12 +20,13 @@ func Marshal(c *Container) ([]byte, error) {
 	if v.Version == "" {
 		v.Version = Version
 	}
-	root, err := node(reflect.ValueOf(v), field{})
+	rv := reflect.ValueOf(v)
+	if out, ok := emitStruct(make([]byte, 0, 4096), rv, 0); ok {
+		return out, nil
+	}
+	root, err := node(rv, field{})
 	if err != nil {
 		return nil, err
-	}
-	if out, ok := emitBlock(make([]byte, 0, 4096), root, 0); ok {
-		return out, nil
 	}
 	return encode(root)
 }
@@ -107,89 +108,88 @@ func node(v reflect.Value, f field) (*yaml.Node, error) {
 	return nil, fmt.Errorf("zeinfo: cannot write a %s", v.Type())
 }
 
-// emitBlock writes the document of the mapping root as the YAML encoder
-// (two-space indentation) does, for the shapes spv2visa's ze_info
-// takes: non-empty block mappings and sequences, sequences of ints in
-// flow style, ints, bools, single-quoted numbers (the version) and
-// strings that are plain identifiers. It reports false for anything
-// else (extra keys read from other producers' YAML, other strings, empty
-// collections), which the encoder writes instead. TestEmitBlock holds it
-// to the encoder.
-func emitBlock(b []byte, n *yaml.Node, indent int) ([]byte, bool) {
-	if n.Kind != yaml.MappingNode || n.Style != 0 || len(n.Content) == 0 || decorated(n) {
+// emitStruct writes the model struct v as a block mapping at indent, as
+// the YAML encoder (two-space indentation) writes node's tree of it, for
+// the shapes spv2visa's ze_info takes: non-empty mappings and sequences,
+// int32x3 in flow style, ints, bools, the version single-quoted and
+// strings that are plain identifiers. The first key goes where b ends.
+// It reports false for anything else (extra keys read from other
+// producers' YAML, other strings, empty collections), which the encoder
+// writes instead. It walks the model without building nodes: a small
+// kernel's ze_info took as long to build as its vISA. TestEmitStruct
+// holds it to the encoder.
+func emitStruct(b []byte, v reflect.Value, indent int) ([]byte, bool) {
+	s := schemaOf(v.Type())
+	if s.extra >= 0 && v.Field(s.extra).Len() > 0 {
 		return nil, false
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if i > 0 {
+	n := 0
+	for _, f := range s.fields {
+		fv := v.Field(f.index)
+		if isDefault(f, fv) && !f.required {
+			continue
+		}
+		if !plainIdent(f.key) {
+			return nil, false
+		}
+		if n > 0 {
 			b = appendIndent(b, indent)
 		}
-		if !plainKey(k) {
-			return nil, false
-		}
-		b = append(b, k.Value...)
+		n++
+		b = append(b, f.key...)
 		b = append(b, ':')
 		var ok bool
-		if b, ok = emitValue(b, v, indent); !ok {
+		if b, ok = emitField(b, fv, f, indent); !ok {
 			return nil, false
 		}
 	}
-	return b, true
+	return b, n > 0
 }
 
-// emitValue writes the value of a mapping key at indent, from just
-// after the colon.
-func emitValue(b []byte, v *yaml.Node, indent int) ([]byte, bool) {
-	if decorated(v) {
-		return nil, false
+// emitField writes the value v of field f of a mapping at indent, from
+// just after the colon.
+func emitField(b []byte, v reflect.Value, f field, indent int) ([]byte, bool) {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, false
+		}
+		v = v.Elem()
 	}
-	switch {
-	case v.Kind == yaml.ScalarNode:
-		b = append(b, ' ')
-		var ok bool
-		if b, ok = appendScalar(b, v); !ok {
-			return nil, false
-		}
-		return append(b, '\n'), true
-	case v.Kind == yaml.MappingNode:
-		b = append(b, '\n')
-		b = appendIndent(b, indent+2)
-		return emitBlock(b, v, indent+2)
-	case v.Kind == yaml.SequenceNode && v.Style == yaml.FlowStyle:
-		if len(v.Content) == 0 {
-			return nil, false
-		}
+	switch t := v.Type(); {
+	case t == int32x3Type:
 		b = append(b, " ["...)
-		for i, e := range v.Content {
+		for i := 0; i < 3; i++ {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			if e.Kind != yaml.ScalarNode || e.Tag != "!!int" || decorated(e) {
-				return nil, false
-			}
-			var ok bool
-			if b, ok = appendScalar(b, e); !ok {
-				return nil, false
-			}
+			b = strconv.AppendInt(b, v.Index(i).Int(), 10)
 		}
 		return append(b, "]\n"...), true
-	case v.Kind == yaml.SequenceNode && v.Style == 0:
-		if len(v.Content) == 0 {
+	case t.Kind() == reflect.Struct:
+		b = append(b, '\n')
+		b = appendIndent(b, indent+2)
+		return emitStruct(b, v, indent+2)
+	case t.Kind() == reflect.Slice:
+		if v.Len() == 0 {
 			return nil, false
 		}
 		b = append(b, '\n')
-		for _, e := range v.Content {
-			if decorated(e) {
-				return nil, false
-			}
+		for i := 0; i < v.Len(); i++ {
 			b = appendIndent(b, indent+2)
 			b = append(b, "- "...)
+			e := v.Index(i)
+			if e.Kind() == reflect.Pointer {
+				if e.IsNil() {
+					return nil, false
+				}
+				e = e.Elem()
+			}
 			var ok bool
-			switch e.Kind {
-			case yaml.MappingNode:
-				b, ok = emitBlock(b, e, indent+4)
-			case yaml.ScalarNode:
-				if b, ok = appendScalar(b, e); ok {
+			switch e.Kind() {
+			case reflect.Struct:
+				b, ok = emitStruct(b, e, indent+4)
+			case reflect.Int32, reflect.Bool, reflect.String:
+				if b, ok = appendScalar(b, e, f); ok {
 					b = append(b, '\n')
 				}
 			}
@@ -199,7 +199,12 @@ func emitValue(b []byte, v *yaml.Node, indent int) ([]byte, bool) {
 		}
 		return b, true
 	}
-	return nil, false
+	b = append(b, ' ')
+	b, ok := appendScalar(b, v, f)
+	if !ok {
+		return nil, false
+	}
+	return append(b, '\n'), true
 }
 
 func appendIndent(b []byte, n int) []byte {
@@ -209,32 +214,26 @@ func appendIndent(b []byte, n int) []byte {
 	return b
 }
 
-// appendScalar writes a scalar the way the encoder would, when this
-// function knows it.
-func appendScalar(b []byte, n *yaml.Node) ([]byte, bool) {
-	v := n.Value
-	switch {
-	case n.Style == 0 && n.Tag == "!!int" && isDecimal(v):
-	case n.Style == 0 && n.Tag == "!!bool" && (v == "true" || v == "false"):
-	case n.Style == 0 && n.Tag == "!!str" && plainIdent(v):
-	case n.Style == yaml.SingleQuotedStyle && n.Tag == "!!str" && isVersion(v):
-		b = append(b, '\'')
-		b = append(b, v...)
-		return append(b, '\''), true
-	default:
-		return nil, false
+// appendScalar writes the scalar v of field f the way the encoder
+// writes node's scalar of it, when this function knows how.
+func appendScalar(b []byte, v reflect.Value, f field) ([]byte, bool) {
+	switch v.Kind() {
+	case reflect.Int32:
+		return strconv.AppendInt(b, v.Int(), 10), true
+	case reflect.Bool:
+		return strconv.AppendBool(b, v.Bool()), true
+	case reflect.String:
+		s := v.String()
+		switch {
+		case f.key == "version" && isVersion(s):
+			b = append(b, '\'')
+			b = append(b, s...)
+			return append(b, '\''), true
+		case f.key != "version" && plainIdent(s):
+			return append(b, s...), true
+		}
 	}
-	return append(b, v...), true
-}
-
-func plainKey(k *yaml.Node) bool {
-	return k.Kind == yaml.ScalarNode && k.Style == 0 && k.Tag == "!!str" && plainIdent(k.Value) && !decorated(k)
-}
-
-// decorated reports whether n has comments or an anchor (nodes read
-// from YAML may).
-func decorated(n *yaml.Node) bool {
-	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" || n.Anchor != "" || n.Alias != nil
+	return nil, false
 }
 
 // isDecimal reports whether s is an optional minus and decimal digits

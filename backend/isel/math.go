@@ -2,6 +2,7 @@ package isel
 
 import (
 	"math"
+	"sync"
 
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
@@ -22,8 +23,9 @@ const (
 )
 
 // mathOps are the OpenCL built-ins the backend implements itself; the
-// mathlib pass expands every other one into IR beforehand.
-var mathOps = func() map[ir.MathFn]struct {
+// mathlib pass expands every other one into IR beforehand. Built when a
+// kernel first calls a built-in.
+var mathOps = sync.OnceValue(func() map[ir.MathFn]struct {
 	kind   mathKind
 	op     visa.Op
 	signed bool
@@ -72,12 +74,12 @@ var mathOps = func() map[ir.MathFn]struct {
 		m[fn] = e
 	}
 	return m
-}()
+})
 
 // NativeMath reports whether the backend implements the built-in fn for
 // values of type t; the mathlib pass expands the others.
 func NativeMath(fn ir.MathFn, t *ir.Type) bool {
-	e, ok := mathOps[fn]
+	e, ok := mathOps()[fn]
 	if !ok {
 		return false
 	}
@@ -101,7 +103,7 @@ func NativeMath(fn ir.MathFn, t *ir.Type) bool {
 
 func (s *sel) math(v *ir.Value) {
 	fn := ir.MathFn(v.AuxInt)
-	e, ok := mathOps[fn]
+	e, ok := mathOps()[fn]
 	if !ok || !NativeMath(fn, v.Type) {
 		s.fail("built-in %s of %s is not supported by the vISA backend (the mathlib pass expands it)", fn, v.Type)
 	}

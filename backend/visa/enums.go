@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Enum names the values of a literal field in the text syntax and gives
@@ -30,10 +31,14 @@ var enums = map[string]*Enum{}
 
 // enumOf defines an enumeration by a table of names.
 func enumOf(name string, values map[int64]string) *Enum {
-	byName := make(map[string]int64, len(values))
-	for v, n := range values {
-		byName[n] = v
-	}
+	// Only the reader parses names.
+	byName := sync.OnceValue(func() map[string]int64 {
+		m := make(map[string]int64, len(values))
+		for v, n := range values {
+			m[n] = v
+		}
+		return m
+	})
 	e := &Enum{
 		Name: func(v int64) string {
 			if s, ok := values[v]; ok {
@@ -42,7 +47,7 @@ func enumOf(name string, values map[int64]string) *Enum {
 			return fmt.Sprintf("?%d", v)
 		},
 		Parse: func(s string) (int64, bool) {
-			v, ok := byName[s]
+			v, ok := byName()[s]
 			return v, ok
 		},
 	}

@@ -131,18 +131,31 @@ type field struct {
 }
 
 var opTable []OpInfo
-var opByName = map[string]Op{}
+
+// opByName maps form names to forms. Only the reader looks forms up by
+// name, so it is built on first use rather than at every start-up.
+var opByName = sync.OnceValue(func() map[string]Op {
+	m := make(map[string]Op, len(opTable))
+	for op := range opTable {
+		name := opTable[op].Name
+		if _, dup := m[name]; dup {
+			panic("visa: duplicate op " + name)
+		}
+		m[name] = Op(op)
+	}
+	return m
+})
 
 // def adds an instruction form to the table: its mnemonic, binary
 // opcode and sub-opcode (-1 when none), text template and binary
-// layout.
+// layout. Not inlined: the package's initializer calls it for every
+// form, and inlined it made that one function 65 KB of code with a
+// 15 KB frame (which grew the start-up goroutine's stack).
+//
+//go:noinline
 func def(name string, code uint8, sub int, syntax, layout string) Op {
 	op := Op(len(opTable))
 	opTable = append(opTable, OpInfo{Name: name, Code: code, Sub: sub, Syntax: syntax, Layout: layout})
-	if _, dup := opByName[name]; dup {
-		panic("visa: duplicate op " + name)
-	}
-	opByName[name] = op
 	return op
 }
 
@@ -194,7 +207,7 @@ func (op Op) String() string { return opTable[op].Name }
 
 // OpNamed returns the form named name.
 func OpNamed(name string) (Op, bool) {
-	op, ok := opByName[name]
+	op, ok := opByName()[name]
 	return op, ok
 }
 

@@ -159,3 +159,13 @@ func TestBuiltKernelsBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestOpNamesUnique: every form is found by its own name, so no two
+// forms share one (the reader could not tell them apart).
+func TestOpNamesUnique(t *testing.T) {
+	for op := range opTable {
+		if got, ok := OpNamed(Op(op).String()); !ok || got != Op(op) {
+			t.Errorf("form %d (%s): found as %d, %v", op, Op(op), got, ok)
+		}
+	}
+}

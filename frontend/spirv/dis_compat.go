@@ -163,49 +163,50 @@ type kindValue struct {
 	value uint32
 }
 
-var disNames struct {
-	once  sync.Once
-	enums map[kindValue]string
-	ops   []string // by opcode, without the "Op" prefix; "" when unknown
-}
+// disEnums maps the enumerants spirv-dis v2023.1 names differently to
+// those names. Built on first use: only disassembly needs it.
+var disEnums = sync.OnceValue(func() map[kindValue]string {
+	m := map[kindValue]string{}
+	for k, names := range v2023EnumNames {
+		for _, n := range names {
+			if e := k.EnumerantByName(n); e != nil {
+				m[kindValue{k, e.Value}] = n
+			}
+		}
+	}
+	for _, e := range v2023EnumValues {
+		m[kindValue{e.kind, e.value}] = e.name
+	}
+	return m
+})
 
-func initDisNames() {
-	disNames.once.Do(func() {
-		disNames.enums = map[kindValue]string{}
-		for k, names := range v2023EnumNames {
-			for _, n := range names {
-				if e := k.EnumerantByName(n); e != nil {
-					disNames.enums[kindValue{k, e.Value}] = n
-				}
+// disOps maps the opcodes spirv-dis v2023.1 names by an alias to that
+// name, without the "Op" prefix. It is small on purpose: diagnostics
+// quote instructions, so every compile that warns builds it.
+var disOps = sync.OnceValue(func() map[grammar.Opcode]string {
+	old := make(map[string]bool, len(v2023OpNames))
+	for _, n := range v2023OpNames {
+		old[n] = true
+	}
+	m := make(map[grammar.Opcode]string, len(v2023OpNames))
+	for _, in := range grammar.Insts() {
+		for _, a := range in.Aliases {
+			if old[a] {
+				m[in.Opcode] = a[2:]
 			}
 		}
-		for _, e := range v2023EnumValues {
-			disNames.enums[kindValue{e.kind, e.value}] = e.name
-		}
-		max := 0
-		for _, in := range grammar.Insts() {
-			if int(in.Opcode) > max {
-				max = int(in.Opcode)
-			}
-		}
-		disNames.ops = make([]string, max+1)
-		for _, in := range grammar.Insts() {
-			disNames.ops[in.Opcode] = in.Name[2:]
-		}
-		for _, n := range v2023OpNames {
-			if in := grammar.LookupName(n); in != nil {
-				disNames.ops[in.Opcode] = n[2:]
-			}
-		}
-	})
-}
+	}
+	return m
+})
 
 // disOpName returns the name spirv-dis prints for an opcode, without the
 // "Op" prefix, or "" when the grammar does not know it.
 func disOpName(op grammar.Opcode) string {
-	initDisNames()
-	if int(op) < len(disNames.ops) {
-		return disNames.ops[op]
+	if n, ok := disOps()[op]; ok {
+		return n
+	}
+	if in := grammar.Lookup(op); in != nil {
+		return in.Name[2:]
 	}
 	return ""
 }
@@ -213,8 +214,7 @@ func disOpName(op grammar.Opcode) string {
 // disEnumName returns the name spirv-dis prints for value v of an enum
 // kind, or "" when the grammar does not know it.
 func disEnumName(k grammar.Kind, v uint32) string {
-	initDisNames()
-	if n, ok := disNames.enums[kindValue{k, v}]; ok {
+	if n, ok := disEnums()[kindValue{k, v}]; ok {
 		return n
 	}
 	return k.EnumName(v)

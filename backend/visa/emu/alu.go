@@ -414,7 +414,7 @@ func mathOp2(f func(a, b float64) float64) fltOp {
 	}
 }
 
-func init() {
+func regALU(handlers map[visa.Op]handler) {
 	for op, form := range aluForms {
 		handlers[op] = func(c *compiler, in *visa.Inst) (func(*thread), error) { return c.alu(in, form) }
 	}

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"sync"
 
 	"spv2visa/backend/visa"
 )
@@ -16,12 +17,20 @@ type compiler struct {
 // handler compiles one instruction form.
 type handler func(c *compiler, in *visa.Inst) (func(*thread), error)
 
-// handlers is the table of supported instruction forms; init fills it
-// from the ALU, control-flow and message tables.
-var handlers = map[visa.Op]handler{}
+// handlers is the table of supported instruction forms, filled from
+// the ALU, control-flow and message tables the first time a program is
+// compiled (the compiler itself never runs the emulator, and should not
+// build its tables at every start).
+var handlers = sync.OnceValue(func() map[visa.Op]handler {
+	h := map[visa.Op]handler{}
+	for _, reg := range []func(map[visa.Op]handler){regALU, regCompile, regFlow, regLSC, regMsg, regSample, regTyped} {
+		reg(h)
+	}
+	return h
+})
 
 func (c *compiler) inst(in *visa.Inst) (fn func(*thread), err error) {
-	h := handlers[in.Op]
+	h := handlers()[in.Op]
 	if h == nil {
 		return nil, fmt.Errorf("%s is not supported by the emulator", in.Op)
 	}
@@ -52,7 +61,7 @@ func lit(in *visa.Inst, n int) int64 {
 
 func nop(*thread) {}
 
-func init() {
+func regCompile(handlers map[visa.Op]handler) {
 	handlers[visa.OpLabel] = func(*compiler, *visa.Inst) (func(*thread), error) { return nop, nil }
 	handlers[visa.OpSubroutine] = func(c *compiler, in *visa.Inst) (func(*thread), error) {
 		if c.at == 0 {

@@ -7,7 +7,7 @@ import (
 	"spv2visa/backend/visa"
 )
 
-func init() {
+func regFlow(handlers map[visa.Op]handler) {
 	handlers[visa.OpGoto] = (*compiler).gotoInst
 	handlers[visa.OpJmp] = (*compiler).jmp
 	handlers[visa.OpCall] = (*compiler).call

@@ -7,7 +7,7 @@ import (
 	"spv2visa/backend/visa"
 )
 
-func init() {
+func regLSC(handlers map[visa.Op]handler) {
 	handlers[visa.OpLscLoad] = (*compiler).lsc
 	handlers[visa.OpLscStore] = (*compiler).lsc
 	handlers[visa.OpLscLoadQuad] = (*compiler).lsc

@@ -204,7 +204,7 @@ func (s *src) u64(t *thread) (uint64, bool) {
 	return t.ir2[0], true
 }
 
-func init() {
+func regMsg(handlers map[visa.Op]handler) {
 	handlers[visa.OpGatherScaled] = (*compiler).scaled
 	handlers[visa.OpScatterScaled] = (*compiler).scaled
 	handlers[visa.OpGather4Scaled] = (*compiler).scaled4

@@ -8,7 +8,7 @@ import (
 	"spv2visa/backend/visa"
 )
 
-func init() {
+func regSample(handlers map[visa.Op]handler) {
 	for _, op := range []visa.Op{visa.OpSample3D, visa.OpSampleB, visa.OpSampleL, visa.OpSampleLz} {
 		handlers[op] = (*compiler).sample
 	}
@@ -299,7 +299,7 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-func init() {
+func regTyped(handlers map[visa.Op]handler) {
 	handlers[visa.OpLscLoadQuadTyped] = (*compiler).lscTyped
 	handlers[visa.OpLscStoreQuadTyped] = (*compiler).lscTyped
 	handlers[visa.OpMediaSt] = (*compiler).mediaLd
