@@ -258,44 +258,28 @@ func (r *reader) scan() error {
 	// Each word count is loaded only once the previous one is known;
 	// loading a word further on as well (kept in r.ahead so that the
 	// load stays) lets the processor fetch from memory ahead of the
-	// chain. A small module is in the cache after its first lines, and
-	// the extra load would only cost.
-	// (Two loops, so that a small module's count has no extra load.)
+	// chain. A small module is in the cache after its first lines: there
+	// the load is of the word itself.
+	stride := 0
 	if len(words) > touchMin {
-		for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
-			ahead += words[min(off+touchAhead, last)]
-			w := words[off]
-			switch grammar.Opcode(w) {
-			case grammar.OpLabel:
-				labels++
-			case grammar.OpFunctionParameter:
-				params++
-			case grammar.OpFunction:
-				funcs++
-			}
-			wc := int(w >> 16)
-			if wc == 0 {
-				break // reported by the scan below
-			}
-			off += wc
+		stride = touchAhead
+	}
+	for off, last := HeaderWords, len(words)-1; off < len(words); n++ {
+		ahead += words[min(off+stride, last)]
+		w := words[off]
+		switch grammar.Opcode(w) {
+		case grammar.OpLabel:
+			labels++
+		case grammar.OpFunctionParameter:
+			params++
+		case grammar.OpFunction:
+			funcs++
 		}
-	} else {
-		for off := HeaderWords; off < len(words); n++ {
-			w := words[off]
-			switch grammar.Opcode(w) {
-			case grammar.OpLabel:
-				labels++
-			case grammar.OpFunctionParameter:
-				params++
-			case grammar.OpFunction:
-				funcs++
-			}
-			wc := int(w >> 16)
-			if wc == 0 {
-				break // reported by the scan below
-			}
-			off += wc
+		wc := int(w >> 16)
+		if wc == 0 {
+			break // reported by the scan below
 		}
+		off += wc
 	}
 	r.ahead = ahead
 	m := r.m
