@@ -71,7 +71,11 @@ func splitAfter(f *ir.Func, b *ir.Block, i int) *ir.Block {
 //	exit: the rest of b
 //
 // The strided form reads (global to local) or writes (local to global)
-// the global side with the stride.
+// the global side with the stride. Copies of a constant count, the
+// common case, are cheaper: when the required work-group size covers
+// the count, each work-item copies at most one element (no loop); and
+// when the byte offsets stay below 2^31, the index arithmetic is 32-bit
+// (a 64-bit multiplication is a sequence of four on some devices).
 func expandAsyncCopy(f *ir.Func, b *ir.Block, i int) {
 	v := b.Values[i]
 	dst, src, count, stride := v.Args[0], v.Args[1], v.Args[2], v.Args[3]
@@ -80,49 +84,90 @@ func expandAsyncCopy(f *ir.Func, b *ir.Block, i int) {
 	// nothing from it.
 	v.ResetArgs()
 	v.Op = ir.OpZero
-	i64 := ir.Int(64)
-	ext := func(blk *ir.Block, x *ir.Value) *ir.Value {
-		if x.Type.Bits == 64 {
+	el := dst.Type.Elem
+	size := uint64(el.Size())
+	cnt, cntKnown := count.IsConst()
+	cnt = int64(ir.Mask(uint64(cnt), count.Type.Bits))
+	str, strKnown := stride.IsConst()
+	str = int64(ir.Mask(uint64(str), stride.Type.Bits))
+	group := 0 // the required work-group size, 0 when none
+	if f.LocalSize[0] > 0 {
+		group = f.LocalSize[0] * max(f.LocalSize[1], 1) * max(f.LocalSize[2], 1)
+	}
+	once := cntKnown && group > 0 && cnt <= int64(group)
+	it := ir.Int(64) // the index type
+	if cntKnown && strKnown && cnt < 1<<31 && str < 1<<31 && uint64(cnt)*uint64(max(str, 1))*size < 1<<31 {
+		it = ir.Int(32)
+	}
+	conv := func(blk *ir.Block, t *ir.Type, x *ir.Value) *ir.Value {
+		if x.Type.Bits == t.Bits {
 			return x
 		}
-		return blk.NewValue(ir.OpUConv, i64, x)
+		return blk.NewValue(ir.OpUConv, t, x)
 	}
-	k0 := ext(b, b.NewValue(ir.OpLocalLinearID, ir.Int(32)))
-	nx := b.NewValue(ir.OpLocalSize, ir.Int(32))
-	ny := b.NewValue(ir.OpLocalSize, ir.Int(32))
-	ny.AuxInt = 1
-	nz := b.NewValue(ir.OpLocalSize, ir.Int(32))
-	nz.AuxInt = 2
-	n := ext(b, b.NewValue(ir.OpMul, ir.Int(32), b.NewValue(ir.OpMul, ir.Int(32), nx, ny), nz))
-	cnt := ext(b, count)
-	str := ext(b, stride)
+	konst := func(blk *ir.Block, t *ir.Type, c int64) *ir.Value {
+		k := blk.NewValue(ir.OpConst, t)
+		k.AuxInt = c
+		return k
+	}
+	k0 := conv(b, it, b.NewValue(ir.OpLocalLinearID, ir.Int(32)))
+	var n, lim, strv *ir.Value // strv: the stride when not constant
+	if !once {
+		nx := b.NewValue(ir.OpLocalSize, ir.Int(32))
+		ny := b.NewValue(ir.OpLocalSize, ir.Int(32))
+		ny.AuxInt = 1
+		nz := b.NewValue(ir.OpLocalSize, ir.Int(32))
+		nz.AuxInt = 2
+		n = conv(b, it, b.NewValue(ir.OpMul, ir.Int(32), b.NewValue(ir.OpMul, ir.Int(32), nx, ny), nz))
+	}
+	if cntKnown {
+		lim = konst(b, it, cnt)
+	} else {
+		lim = conv(b, it, count)
+	}
+	if !strKnown {
+		strv = conv(b, it, stride)
+	}
 	// Replace b's jump to exit by head.
-	head := f.NewBlock(ir.BlockIf)
-	body := f.NewBlock(ir.BlockPlain)
 	b.Succs = nil
 	exit.Preds = nil
-	b.AddEdgeTo(head)
-	k := head.NewValue(ir.OpPhi, i64, k0)
-	more := head.NewValue(ir.OpULt, ir.Bool, k, cnt)
-	head.SetControl(more)
-	head.AddEdgeTo(body)
-	head.AddEdgeTo(exit)
-	el := dst.Type.Elem
-	size := body.NewValue(ir.OpConst, i64)
-	size.AuxInt = int64(el.Size())
-	ds, ss := k, k
-	if dst.Type.Space == ir.SpaceLocal {
-		ss = body.NewValue(ir.OpMul, i64, k, str)
-	} else {
-		ds = body.NewValue(ir.OpMul, i64, k, str)
+	k, body := k0, b // every work-item copies its own element
+	var head *ir.Block
+	if !once || cnt < int64(group) {
+		head, body = f.NewBlock(ir.BlockIf), f.NewBlock(ir.BlockPlain)
+		b.AddEdgeTo(head)
+		if !once {
+			k = head.NewValue(ir.OpPhi, it, k0)
+		}
+		more := head.NewValue(ir.OpULt, ir.Bool, k, lim)
+		head.SetControl(more)
+		head.AddEdgeTo(body)
+		head.AddEdgeTo(exit)
 	}
-	sp := body.NewValue(ir.OpPtrAdd, src.Type, src, body.NewValue(ir.OpMul, i64, ss, size))
+	// The byte offsets: k·size on the contiguous side, k·stride·size on
+	// the other.
+	scaled := func(by int64, strided bool) *ir.Value {
+		if !strided {
+			return body.NewValue(ir.OpMul, it, k, konst(body, it, by))
+		}
+		if strKnown {
+			return body.NewValue(ir.OpMul, it, k, konst(body, it, by*str))
+		}
+		return body.NewValue(ir.OpMul, it, body.NewValue(ir.OpMul, it, k, strv), konst(body, it, by))
+	}
+	local := dst.Type.Space == ir.SpaceLocal
+	i64 := ir.Int(64)
+	sp := body.NewValue(ir.OpPtrAdd, src.Type, src, conv(body, i64, scaled(int64(size), local)))
 	val := body.NewValue(ir.OpLoad, el, sp)
 	val.AuxInt = int64(ir.MakeMem(el.Align(), false))
-	dp := body.NewValue(ir.OpPtrAdd, dst.Type, dst, body.NewValue(ir.OpMul, i64, ds, size))
+	dp := body.NewValue(ir.OpPtrAdd, dst.Type, dst, conv(body, i64, scaled(int64(size), !local)))
 	st := body.NewValue(ir.OpStore, ir.Void, dp, val)
 	st.AuxInt = int64(ir.MakeMem(el.Align(), false))
-	next := body.NewValue(ir.OpAdd, i64, k, n)
+	if once {
+		body.AddEdgeTo(exit)
+		return
+	}
+	next := body.NewValue(ir.OpAdd, it, k, n)
 	body.AddEdgeTo(head)
 	k.AddArg(next)
 }
