@@ -106,7 +106,14 @@ func (r *rewriter) value(v *ir.Value) bool {
 		v.Args[0], v.Args[1] = v.Args[1], v.Args[0]
 		changed = true
 	}
+	var argOps [2]ir.Op
+	for i := 0; i < len(v.Args) && i < 2; i++ {
+		argOps[i] = copySource(v.Args[i]).Op
+	}
 	for _, rl := range rulesFor(v.Op) {
+		if !rl.mayMatch(argOps) {
+			continue
+		}
 		if w := r.apply(rl, v); w != nil {
 			v.ReplaceWith(w)
 			return true
@@ -177,6 +184,34 @@ type rule struct {
 	res  *pnode
 	cond func(m *match) bool
 	fn   func(v *ir.Value, r *rewriter) *ir.Value
+	// need are the ops the pattern requires of the first two arguments
+	// (0: any), either way round when comm: most rules of an op fail on
+	// these, and the check is cheaper than a match.
+	need [2]ir.Op
+	comm bool
+}
+
+// mayMatch reports whether a value whose first two arguments are of
+// ops args can match rl.
+func (rl *rule) mayMatch(args [2]ir.Op) bool {
+	a, b := rl.need[0], rl.need[1]
+	if (a == 0 || args[0] == a) && (b == 0 || args[1] == b) {
+		return true
+	}
+	return rl.comm && (a == 0 || args[1] == a) && (b == 0 || args[0] == b)
+}
+
+// setNeed fills rl.need from its pattern.
+func (rl *rule) setNeed() {
+	if rl.pat == nil {
+		return
+	}
+	for i, a := range rl.pat.args {
+		if i < 2 && a.op != 0 && !a.konst {
+			rl.need[i] = a.op
+		}
+	}
+	rl.comm = rl.pat.op.Info().Commutative && len(rl.pat.args) == 2
 }
 
 // pnode is a pattern or replacement term:
@@ -347,7 +382,9 @@ type match struct {
 func (m *match) reset(root *ir.Value, c *Config) {
 	m.root, m.c = root, c
 	m.names, m.vals = m.names[:0], m.vals[:0]
-	clear(m.consts)
+	if len(m.consts) > 0 {
+		clear(m.consts)
+	}
 }
 
 // v returns the value bound to name.
@@ -604,6 +641,7 @@ func rulesFor(op ir.Op) []*rule {
 			if rd.fn == nil {
 				rl.pat = parsePatternIn(rd.pat, &ruleSlab)
 				rl.res = parsePatternIn(rd.res, &ruleSlab)
+				rl.setNeed()
 			}
 			pr.rules[j] = rl
 		}
