@@ -202,7 +202,10 @@ func (e *kenc) addStr(s string) int {
 }
 
 func encodeKernel(k *Kernel, opt *EncodeOptions) (body []byte, inputOff int, starts []int, err error) {
-	e := &kenc{k: k, opt: opt, ids: map[*Var]int{}, names: map[*Var]int{}, syms: map[*Inst]int{}}
+	// Every variable has an id and a name, every label a name: sized
+	// once, the maps do not grow.
+	n := len(k.Vars) + len(predefGen) + len(predefSurf) + 2
+	e := &kenc{k: k, opt: opt, ids: make(map[*Var]int, n), names: make(map[*Var]int, n+k.seq[Label]), syms: map[*Inst]int{}}
 	if err := e.number(); err != nil {
 		return nil, 0, nil, err
 	}
