@@ -19,7 +19,11 @@ type Kernel struct {
 	Attrs  []Attr
 	Body   []*Inst
 
+	// names holds the variables declared with a name, auto those that
+	// declare named, by class and number: most variables are of the
+	// latter, and need neither a name hashed nor a map grown.
 	names map[string]*Var
+	auto  [Label + 1][]*Var
 	seq   [Label + 1]int
 }
 
@@ -44,7 +48,54 @@ func (k *Kernel) Lookup(name string) *Var {
 	if v := k.names[name]; v != nil {
 		return v
 	}
+	if v := k.autoVar(name); v != nil {
+		return v
+	}
 	return Predefined(name)
+}
+
+// autoClass maps the first letter of autoName's names to their class.
+var autoClass = [256]Class{'V': General, 'A': Address, 'P': Predicate, 'S': Sampler, 'T': Surface, 'L': Label}
+
+// autoVar returns the variable that declare named name, if any.
+func (k *Kernel) autoVar(name string) *Var {
+	if c, i, ok := k.autoSlot(name); ok {
+		return k.auto[c][i]
+	}
+	return nil
+}
+
+// autoSlot finds name among the names declare gave: k.auto[c][i] is the
+// variable.
+func (k *Kernel) autoSlot(name string) (c Class, i int, ok bool) {
+	if len(name) < 2 || name[1] < '0' || name[1] > '9' {
+		return 0, 0, false
+	}
+	c = autoClass[name[0]]
+	if c == 0 && name[0] != 'V' {
+		return 0, 0, false
+	}
+	n, err := strconv.Atoi(name[1:])
+	if err != nil {
+		return 0, 0, false
+	}
+	// The inverse of autoName's numbering.
+	seq := n
+	switch c {
+	case General:
+		seq = n - (NumPredefGeneral - 1)
+	case Address, Sampler:
+		seq = n + 1
+	case Surface:
+		seq = n - (NumPredefSurface - 1)
+	}
+	if seq < 1 || seq > len(k.auto[c]) {
+		return 0, 0, false
+	}
+	if v := k.auto[c][seq-1]; v == nil || v.Name != name {
+		return 0, 0, false // another spelling of the number, or forgotten
+	}
+	return c, seq - 1, true
 }
 
 // declare adds v, naming it by its class when it has no name.
@@ -53,19 +104,25 @@ func (k *Kernel) declare(v *Var) *Var {
 	if k.names == nil {
 		k.names = map[string]*Var{}
 	}
+	c := v.Class
 	if v.Name == "" {
 		for {
-			k.seq[v.Class]++
-			v.Name = k.autoName(v.Class, k.seq[v.Class])
-			if k.Lookup(v.Name) == nil {
+			k.seq[c]++
+			v.Name = k.autoName(c, k.seq[c])
+			if k.names[v.Name] == nil && Predefined(v.Name) == nil {
 				break
 			}
 		}
+		for len(k.auto[c]) < k.seq[c]-1 {
+			k.auto[c] = append(k.auto[c], nil) // numbers an explicit name took
+		}
+		k.auto[c] = append(k.auto[c], v)
 	} else if k.Lookup(v.Name) != nil {
 		panic(fmt.Sprintf("visa: %s declared twice in %s", v.Name, k.Name))
+	} else {
+		k.names[v.Name] = v
 	}
-	k.names[v.Name] = v
-	if v.Class != Label {
+	if c != Label {
 		k.Vars = append(k.Vars, v)
 	}
 	return v
@@ -73,7 +130,15 @@ func (k *Kernel) declare(v *Var) *Var {
 
 // Forget removes v's name, for a variable dropped from Vars (its name
 // may then be declared again).
-func (k *Kernel) Forget(v *Var) { delete(k.names, v.Name) }
+func (k *Kernel) Forget(v *Var) {
+	if k.names[v.Name] == v {
+		delete(k.names, v.Name)
+		return
+	}
+	if c, i, ok := k.autoSlot(v.Name); ok && k.auto[c][i] == v {
+		k.auto[c][i] = nil
+	}
+}
 
 // autoName numbers variables as IGC's dumps do: V0032.. for general
 // variables (ids after the pre-defined ones), P1.., A0.., S0.., T6..,

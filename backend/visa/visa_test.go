@@ -169,3 +169,47 @@ func TestOpNamesUnique(t *testing.T) {
 		}
 	}
 }
+
+// TestNames: variables named by declare and by their callers share one
+// name space: Lookup finds both, a name is declared once, an automatic
+// name skips the ones taken, and a forgotten name may be declared again.
+func TestNames(t *testing.T) {
+	k := NewKernel("k")
+	a := k.Decl("", UD, 1, AlignDword) // V0032
+	taken := k.Decl("V0033", UD, 1, AlignDword)
+	b := k.Decl("", UD, 1, AlignDword) // V0034: V0033 is taken
+	p := k.DeclPred("", 8)             // P1
+	l := k.NewLabel("")                // L1
+	for name, want := range map[string]*Var{"V0032": a, "V0033": taken, "V0034": b, "P1": p, "L1": l, "%null": Null} {
+		if got := k.Lookup(name); got != want {
+			t.Errorf("Lookup(%q) = %v, want %v", name, got, want)
+		}
+	}
+	for _, name := range []string{"V32", "V00032", "V0035", "P01", "P2", "A0", "V", "X1", "V-1"} {
+		if got := k.Lookup(name); got != nil {
+			t.Errorf("Lookup(%q) = %s, want none", name, got.Name)
+		}
+	}
+	if b.Name != "V0034" {
+		t.Errorf("automatic name %s, want V0034", b.Name)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("V0032 declared twice")
+			}
+		}()
+		k.Decl("V0032", UD, 1, AlignDword)
+	}()
+	k.Forget(a)
+	k.Forget(taken)
+	if k.Lookup("V0032") != nil || k.Lookup("V0033") != nil {
+		t.Error("forgotten names still found")
+	}
+	if v := k.Decl("V0032", UW, 1, AlignWord); k.Lookup("V0032") != v {
+		t.Error("a forgotten automatic name could not be declared again")
+	}
+	if v := k.Decl("", UD, 1, AlignDword); v.Name != "V0035" {
+		t.Errorf("automatic name after forgetting %s, want V0035", v.Name)
+	}
+}
