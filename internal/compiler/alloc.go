@@ -94,19 +94,34 @@ func predict(f *ir.Func, p *platform.Platform, o isel.Options) (*Alloc, error) {
 		return nil, err
 	}
 	// Selection fails at a width where the model fails: leave such
-	// widths out (selection reports the failure if all fail).
+	// widths out (selection reports the failure if all fail). Modelling
+	// a width costs about as much as selecting it, so where nothing but
+	// the pressure decides (no required sub-group or work-group size, no
+	// forced width), regalloc asks only about the widths it tries:
+	// widest first, until one fits.
+	usable := func(w int) bool { _, err := m.Reserved(w); return err == nil }
 	var ok []int
-	for _, w := range widths {
-		if _, err := m.Reserved(w); err == nil {
-			ok = append(ok, w)
-		} else if len(widths) == 1 || f.SubgroupSize == w {
-			return nil, err
+	lazy := len(widths) > 1 && f.SubgroupSize == 0 && simd == 0 && groupSize(f) == 0
+	if lazy {
+		for i, w := range widths {
+			if usable(w) {
+				ok = widths[i:] // the rest are asked about when tried
+				break
+			}
+		}
+	} else {
+		for _, w := range widths {
+			if _, err := m.Reserved(w); err == nil {
+				ok = append(ok, w)
+			} else if len(widths) == 1 || f.SubgroupSize == w {
+				return nil, err
+			}
 		}
 	}
 	if len(ok) == 0 {
 		return nil, fmt.Errorf("no width of %s can be selected", p.Name)
 	}
-	if n := groupSize(f); why == "" && len(ok) > 1 && ok[0] == 32 && ok[1] == 16 && p.GRFBytes == 32 && !(n > 16 && n <= 32) && m.DivergentLoop() {
+	if n := groupSize(f); why == "" && len(ok) > 1 && ok[0] == 32 && ok[1] == 16 && p.GRFBytes == 32 && !(n > 16 && n <= 32) && m.DivergentLoop() && usable(16) {
 		// With 32-byte registers a SIMD32 instruction is two SIMD16
 		// halves: a loop its lanes leave at different iterations costs
 		// twice the instructions for the lanes still in it. (Unless one
@@ -124,6 +139,9 @@ func predict(f *ir.Func, p *platform.Platform, o isel.Options) (*Alloc, error) {
 		Remat:   func(*ir.Value) bool { return false },
 		InPlace: m.InPlace,
 		Order:   m.Order,
+	}
+	if lazy {
+		t.Usable = usable
 	}
 	r, err := regalloc.Predict(f, t)
 	if err != nil {

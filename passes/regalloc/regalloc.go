@@ -85,6 +85,7 @@ package regalloc
 
 import (
 	"fmt"
+	"slices"
 
 	"spv2visa/ir"
 )
@@ -157,7 +158,15 @@ type Target struct {
 	// must list every reachable block once, the entry first, each block
 	// after its immediate dominator.
 	Order func(f *ir.Func) []*ir.Block
+	// Usable reports whether the backend can select f at a width of
+	// SIMD (nil: at every one). Widths are tried widest first and only
+	// until one fits, so a backend that finds out by modelling f at the
+	// width does so only for the widths tried.
+	Usable func(simd int) bool
 }
+
+// usable reports whether width w may be tried.
+func (t *Target) usable(w int) bool { return t.Usable == nil || t.Usable(w) }
 
 // LocKind says where a value lives.
 type LocKind uint8
@@ -295,13 +304,19 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 		p.headers[e.Header.ID] = e
 	}
 	for i, w := range widths {
-		last := i == len(widths)-1
+		if !t.usable(w) {
+			continue
+		}
+		// The last width to try takes the kernel whatever it needs.
+		// (Asked only when w does not fit: the later widths' usability
+		// may cost a model of each.)
+		last := func() bool { return !slices.ContainsFunc(widths[i+1:], t.usable) }
 		a := newAttempt(p, t, w)
 		a.measure()
 		wd := Width{SIMD: w, Budget: t.budget(w), Live: a.live, Pressure: a.pressure, Need: a.pressure, Flags: a.flags}
 		if a.pressure > wd.Budget {
 			r.logf("simd%d: pressure %d B over the budget of %d B", w, a.pressure, wd.Budget)
-			a.evict(wd.Budget, last)
+			a.evict(wd.Budget, last())
 			a.measure()
 			wd.Pressure, wd.Remat, wd.Spilled = a.pressure, a.nremat, a.nspill
 			if a.nremat > 0 || a.nspill > 0 {
@@ -310,7 +325,7 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 		}
 		wd.Fits = wd.Pressure <= wd.Budget
 		r.Widths = append(r.Widths, wd)
-		if wd.Fits || last {
+		if wd.Fits || last() {
 			if !wd.Fits {
 				r.logf("simd%d: still %d B over the budget: operands of single instructions exceed it", w, wd.Pressure-wd.Budget)
 			}
@@ -320,7 +335,7 @@ func allocate(f *ir.Func, t *Target, joined bool) (*Result, error) {
 			return r, nil
 		}
 	}
-	panic("unreachable")
+	return nil, fmt.Errorf("regalloc: @%s: no width of %v is usable", f.Name, widths)
 }
 
 // Predict chooses f's SIMD width and predicts its register pressure and

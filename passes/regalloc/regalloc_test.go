@@ -3,6 +3,7 @@ package regalloc
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -347,4 +348,38 @@ func hasSection(a *txtar.Archive, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestUsable: widths the target cannot use are skipped, and usability is
+// asked of a width only when it is tried (or when a narrower one would be
+// the last chance), so that a backend modelling each width pays only for
+// those.
+func TestUsable(t *testing.T) {
+	m := genLarge(1, 200)
+	f := m.Funcs[0]
+	for _, c := range []struct {
+		grfs     int
+		unusable int
+		simd     int
+		asked    []int
+	}{
+		{grfs: 128, simd: 32, asked: []int{32}},                   // fits at once
+		{grfs: 128, unusable: 32, simd: 16, asked: []int{32, 16}}, // 32 skipped
+		{grfs: 4, simd: 8, asked: []int{32, 16, 8}},               // spills at the last
+	} {
+		var asked []int
+		tg := &Target{GRFBytes: 32, GRFs: c.grfs, SIMD: []int{32, 16, 8}, Storage: uniformStorage(f),
+			Usable: func(w int) bool { asked = append(asked, w); return w != c.unusable }}
+		r, err := Allocate(f, tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.SIMD != c.simd || !slices.Equal(slices.Compact(slices.Sorted(slices.Values(asked))), slices.Sorted(slices.Values(c.asked))) {
+			t.Errorf("%d registers, %d unusable: simd%d after asking %v; want simd%d after %v", c.grfs, c.unusable, r.SIMD, asked, c.simd, c.asked)
+		}
+	}
+	tg := &Target{GRFBytes: 32, GRFs: 128, SIMD: []int{32, 16, 8}, Storage: uniformStorage(f), Usable: func(int) bool { return false }}
+	if _, err := Allocate(f, tg); err == nil {
+		t.Error("no usable width: no error")
+	}
 }
