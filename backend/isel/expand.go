@@ -86,17 +86,22 @@ func expandAsyncCopy(f *ir.Func, b *ir.Block, i int) {
 	v.Op = ir.OpZero
 	el := dst.Type.Elem
 	size := uint64(el.Size())
-	cnt, cntKnown := count.IsConst()
-	cnt = int64(ir.Mask(uint64(cnt), count.Type.Bits))
-	str, strKnown := stride.IsConst()
-	str = int64(ir.Mask(uint64(str), stride.Type.Bits))
+	// A constant count or stride, as the unsigned number it is, when
+	// below 2^31 (known is false otherwise).
+	small := func(x *ir.Value) (int64, bool) {
+		c, ok := x.IsConst()
+		u := ir.Mask(uint64(c), x.Type.Bits)
+		return int64(u), ok && u < 1<<31
+	}
+	cnt, cntKnown := small(count)
+	str, strKnown := small(stride)
 	group := 0 // the required work-group size, 0 when none
 	if f.LocalSize[0] > 0 {
 		group = f.LocalSize[0] * max(f.LocalSize[1], 1) * max(f.LocalSize[2], 1)
 	}
 	once := cntKnown && group > 0 && cnt <= int64(group)
 	it := ir.Int(64) // the index type
-	if cntKnown && strKnown && cnt < 1<<31 && str < 1<<31 && uint64(cnt)*uint64(max(str, 1))*size < 1<<31 {
+	if elems := uint64(cnt) * uint64(max(str, 1)); cntKnown && strKnown && elems < 1<<31 && elems*size < 1<<31 {
 		it = ir.Int(32)
 	}
 	conv := func(blk *ir.Block, t *ir.Type, x *ir.Value) *ir.Value {
