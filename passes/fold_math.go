@@ -17,7 +17,7 @@ type mathFolder func(at []*ir.Type, rt *ir.Type, x []uint64, c *Config, vec bool
 // mathFolders are the folders by built-in, built when folding first
 // meets a call of one.
 var mathFolders = sync.OnceValue(func() map[ir.MathFn]mathFolder {
-	mathFolders := map[ir.MathFn]mathFolder{}
+	m := map[ir.MathFn]mathFolder{}
 	for name, f := range map[string]mathFolder{
 		// Float built-ins with exact results.
 		"fabs": func(at []*ir.Type, _ *ir.Type, x []uint64, _ *Config, _ bool) (uint64, bool) {
@@ -87,9 +87,9 @@ var mathFolders = sync.OnceValue(func() map[ir.MathFn]mathFolder {
 		if !ok {
 			panic("passes: unknown built-in " + name)
 		}
-		mathFolders[fn] = f
+		m[fn] = f
 	}
-	return mathFolders
+	return m
 })
 
 func foldMath(v *ir.Value, args []konst, c *Config) (konst, bool) {
