@@ -88,3 +88,46 @@ func TestLayoutsMatchDecoding(t *testing.T) {
 		}
 	}
 }
+
+// The decorations whose layout key holds a second enumerant (BuiltIn and
+// FuncParamAttr their parameter, LinkageAttributes its linkage type) take
+// layouts: once a module of them is read, each has one in the shared
+// table that decides it. (Without the tables of such enumerants, which
+// are generated with opFacts, every one of them was decoded.)
+func TestDecorationLayouts(t *testing.T) {
+	seen := map[grammar.Decoration]bool{}
+	for _, f := range corpus(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Read(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := reader{words: m.Words, m: m}
+		shared := sharedLayouts.Load()
+		for i := range m.Insts {
+			in := &m.Insts[i]
+			ws := in.Words(m)
+			if in.Opcode != grammar.OpDecorate || len(ws) < 4 {
+				continue
+			}
+			switch d := grammar.Decoration(ws[2]); d {
+			case grammar.DecorationBuiltIn, grammar.DecorationFuncParamAttr, grammar.DecorationLinkageAttributes:
+				seen[d] = true
+				k, ok := r.key(in.Opcode, ws)
+				j := -1
+				if ok && shared != nil {
+					j = shared.find(k)
+				}
+				if j < 0 || shared.slots[j].flags&slotNever != 0 {
+					t.Fatalf("%s: %s has no layout", f, m.InstString(i))
+				}
+			}
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("the corpus has decorations %v: want BuiltIn, FuncParamAttr and LinkageAttributes", seen)
+	}
+}

@@ -69,8 +69,10 @@ func opFactOf(in *grammar.Inst) opFact {
 			switch {
 			case j+1 < len(in.Operands) && isEnum(in.Operands[j+1].Kind):
 				f.sel2 = sel2Always
-			case len(enumParamEnums(o.Kind))+len(enumLastParamEnums(o.Kind)) > 0:
-				f.sel2 = sel2Param
+			default:
+				if first, last := enumParamEnums(o.Kind); len(first)+len(last) > 0 {
+					f.sel2 = sel2Param
+				}
 			}
 			break
 		}
@@ -120,46 +122,37 @@ const (
 	sel2Str
 )
 
-// paramEnums holds, per operand kind, the values of the enumerants
-// whose first parameter is an enumerant; lastParamEnums those whose last
-// parameter, after others, is an enumerant without parameters. paramLow
-// and lastParamLow hold those below 64 as bit masks (the common
-// decorations: OpDecorate asks at every instruction).
-var (
-	paramEnums, lastParamEnums [256][]uint32
-	paramLow, lastParamLow     [256]uint64
-)
+// paramEnums (optable_gen.go) holds, per operand kind, the values of
+// the enumerants whose first parameter is an enumerant; lastParamEnums
+// those whose last parameter, after others, is an enumerant without
+// parameters. paramLow and lastParamLow hold those below 64 as bit masks
+// (the common decorations: OpDecorate asks at every instruction).
+// Generated with opFacts, from enumParamEnums.
 
-func enumParamEnums(k grammar.Kind) []uint32 {
-	if paramEnums[k] == nil {
-		vs := []uint32{}
-		for _, e := range k.Info().Enumerants {
-			if len(e.Params) > 0 && isEnum(e.Params[0].Kind) {
-				vs = append(vs, e.Value)
-				if e.Value < 64 {
-					paramLow[k] |= 1 << e.Value
-				}
-			}
+// enumParamEnums returns what paramEnums and lastParamEnums hold for
+// kind k.
+func enumParamEnums(k grammar.Kind) (first, last []uint32) {
+	for _, e := range k.Info().Enumerants {
+		n := len(e.Params)
+		switch {
+		case n > 0 && isEnum(e.Params[0].Kind):
+			first = append(first, e.Value)
+		case n > 1 && isEnum(e.Params[n-1].Kind) && e.Params[n-1].Quant == grammar.One:
+			last = append(last, e.Value)
 		}
-		paramEnums[k] = vs
 	}
-	return paramEnums[k]
+	return first, last
 }
 
-func enumLastParamEnums(k grammar.Kind) []uint32 {
-	if lastParamEnums[k] == nil {
-		vs := []uint32{}
-		for _, e := range k.Info().Enumerants {
-			if n := len(e.Params); n > 1 && !isEnum(e.Params[0].Kind) && isEnum(e.Params[n-1].Kind) && e.Params[n-1].Quant == grammar.One {
-				vs = append(vs, e.Value)
-				if e.Value < 64 {
-					lastParamLow[k] |= 1 << e.Value
-				}
-			}
+// lowMask returns the values of vs below 64 as a bit mask.
+func lowMask(vs []uint32) uint64 {
+	var m uint64
+	for _, v := range vs {
+		if v < 64 {
+			m |= 1 << v
 		}
-		lastParamEnums[k] = vs
 	}
-	return lastParamEnums[k]
+	return m
 }
 
 // selWord2 returns the second word of the layout key of an instruction

@@ -881,3 +881,20 @@ var opFacts = [1 << 16]opFact{
 	6917: {prefix: 5, sel: 0, sel2: 0, mid: 0, selKind: 0, split: 0, section: 12},   // OpFDot2MixAcc16VALVE
 	6918: {prefix: 5, sel: 0, sel2: 0, mid: 0, selKind: 0, split: 0, section: 12},   // OpFDot4MixAcc32VALVE
 }
+
+var paramEnums = [256][]uint32{
+	15: {6463},                             // ExecutionMode
+	32: {11, 38, 39, 40, 6180, 6188, 6190}, // Decoration
+}
+
+var lastParamEnums = [256][]uint32{
+	32: {41, 5822, 5823, 6080, 6442, 6443}, // Decoration
+}
+
+var paramLow = [256]uint64{
+	32: 0x1c000000800, // Decoration
+}
+
+var lastParamLow = [256]uint64{
+	32: 0x20000000000, // Decoration
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"strings"
 	"testing"
 
 	"spv2visa/grammar"
@@ -27,6 +28,34 @@ func opFactsSource() ([]byte, error) {
 			in.Opcode, f.prefix, f.sel, f.sel2, f.mid, f.selKind, f.split, f.section, in.Name)
 	}
 	b.WriteString("}\n")
+	var first, last [256][]uint32
+	for k := range grammar.NumKinds() {
+		first[k], last[k] = enumParamEnums(grammar.Kind(k))
+	}
+	for _, t := range []struct {
+		name string
+		vs   *[256][]uint32
+	}{{"paramEnums", &first}, {"lastParamEnums", &last}} {
+		fmt.Fprintf(&b, "\nvar %s = [256][]uint32{\n", t.name)
+		for k, vs := range t.vs {
+			if len(vs) > 0 {
+				fmt.Fprintf(&b, "\t%d: {%s}, // %s\n", k, strings.ReplaceAll(strings.Trim(fmt.Sprint(vs), "[]"), " ", ", "), grammar.Kind(k))
+			}
+		}
+		b.WriteString("}\n")
+	}
+	for _, t := range []struct {
+		name string
+		vs   *[256][]uint32
+	}{{"paramLow", &first}, {"lastParamLow", &last}} {
+		fmt.Fprintf(&b, "\nvar %s = [256]uint64{\n", t.name)
+		for k, vs := range t.vs {
+			if m := lowMask(vs); m != 0 {
+				fmt.Fprintf(&b, "\t%d: %#x, // %s\n", k, m, grammar.Kind(k))
+			}
+		}
+		b.WriteString("}\n")
+	}
 	return format.Source(b.Bytes())
 }
 
