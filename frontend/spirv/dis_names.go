@@ -220,6 +220,10 @@ func (nm *nameMapper) inst(in *Inst) {
 	if id == 0 {
 		return
 	}
+	if !ruleNamed(in.Opcode) {
+		nm.saveNumber(id)
+		return
+	}
 	switch in.Opcode {
 	case grammar.OpTypeVoid:
 		nm.save(id, "void")
@@ -305,6 +309,22 @@ func (nm *nameMapper) inst(in *Inst) {
 	default:
 		nm.saveNumber(id)
 	}
+}
+
+// ruleNamed reports whether the rules name the result of op after its
+// operands (the types and constants of inst); any other result is named
+// by its number.
+func ruleNamed(op grammar.Opcode) bool {
+	switch op {
+	case grammar.OpTypeVoid, grammar.OpTypeBool, grammar.OpTypeInt, grammar.OpTypeFloat,
+		grammar.OpTypeVector, grammar.OpTypeMatrix, grammar.OpTypeArray, grammar.OpTypeRuntimeArray,
+		grammar.OpTypePointer, grammar.OpTypePipe, grammar.OpTypeEvent, grammar.OpTypeDeviceEvent,
+		grammar.OpTypeReserveId, grammar.OpTypeQueue, grammar.OpTypeOpaque, grammar.OpTypePipeStorage,
+		grammar.OpTypeNamedBarrier, grammar.OpTypeStruct,
+		grammar.OpConstantTrue, grammar.OpConstantFalse, grammar.OpConstant:
+		return true
+	}
+	return false
 }
 
 func enumOrNumber(k grammar.Kind, prefix string, v uint32) string {
@@ -434,6 +454,34 @@ type cachedNames struct {
 	insts []Inst      // the instructions named by
 	next  int         // the first instruction not named by yet
 	done  atomic.Bool // next == len(insts): the names no longer change
+	// namers is 1 + the index of the last OpName or OpDecorate, the
+	// instructions that may name an <id> other than their result; 0 until
+	// computed.
+	namers int
+}
+
+// byNumber reports whether id, not named yet, is sure to be named by its
+// number without naming up to its definition: a block label deep in the
+// last function (what most diagnostics quote) would otherwise take
+// naming almost every instruction. Past the last OpName and OpDecorate
+// only its definition can name it; by its number, unless a rule names
+// that definition's result, or an earlier name made of digits could
+// equal its number (only OpName gives such names).
+func (c *cachedNames) byNumber(m *Module, id ID) bool {
+	if c.namers == 0 {
+		c.namers = 1
+		for i := len(c.insts) - 1; i >= 0; i-- {
+			if op := c.insts[i].Opcode; op == grammar.OpName || op == grammar.OpDecorate {
+				c.namers = i + 2
+				break
+			}
+		}
+	}
+	if c.next < c.namers-1 || c.nm.digits != 0 {
+		return false
+	}
+	d := m.defs.get(id)
+	return d < 0 || d >= len(c.insts) || !ruleNamed(c.insts[d].Opcode)
 }
 
 // get returns the name of id (see idNames.get), naming by as many
@@ -447,6 +495,9 @@ func (c *cachedNames) get(m *Module, id ID) string {
 	c.nm.m = m
 	defer func() { c.nm.m = nil }()
 	for c.next < len(c.insts) && c.nm.names.get(id) == "" {
+		if c.byNumber(m, id) {
+			return numericName
+		}
 		c.nm.inst(&c.insts[c.next])
 		c.next++
 	}

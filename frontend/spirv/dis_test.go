@@ -622,3 +622,54 @@ func BenchmarkDisassemble(b *testing.B) {
 	b.Run("friendly", func(b *testing.B) { run(b, DisOptions{}, false) })
 	b.Run("raw-id", func(b *testing.B) { run(b, DisOptions{RawIDs: true}, false) })
 }
+
+// Asked first for the <id>s defined last, the lazily computed names
+// (which name by number without naming up to the definition where they
+// can, see cachedNames.byNumber) are those of naming every instruction.
+func TestNamesLazyByNumber(t *testing.T) {
+	var mods []*Module
+	for _, f := range disCorpus(t) {
+		m, _ := readModule(t, f)
+		mods = append(mods, m)
+	}
+	// A name made of digits takes the number of a label: %3 is "3_0".
+	op := func(code grammar.Opcode, ops ...uint32) []uint32 {
+		return append([]uint32{uint32(len(ops)+1)<<16 | uint32(code)}, ops...)
+	}
+	words := []uint32{Magic, 0x10000, 0, 5, 0}
+	for _, in := range [][]uint32{
+		op(grammar.OpName, 1, '3'),
+		op(grammar.OpTypeVoid, 1),
+		op(grammar.OpTypeFunction, 2, 1),
+		op(grammar.OpFunction, 1, 4, 0, 2),
+		op(grammar.OpLabel, 3),
+		op(grammar.OpReturn),
+		op(grammar.OpFunctionEnd),
+	} {
+		words = append(words, in...)
+	}
+	digits, err := ReadWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods = append(mods, digits)
+	for _, m := range mods {
+		full := newNameMapper(m)
+		for i := range m.Insts {
+			full.inst(&m.Insts[i])
+		}
+		forgetNames(m)
+		for i := len(m.Insts) - 1; i >= 0; i-- {
+			id := m.Insts[i].Result
+			if id == 0 {
+				continue
+			}
+			if got, want := m.IDName(id), "%"+full.names.name(id); got != want {
+				t.Errorf("%s: IDName(%d) = %s, want %s", m.InstString(i), id, got, want)
+			}
+		}
+	}
+	if got := digits.IDName(3); got != "%3_0" {
+		t.Errorf("the label of the digits module is %s, want %%3_0", got)
+	}
+}
