@@ -166,6 +166,23 @@ func (nm *nameMapper) save(id ID, suggested string) {
 	nm.names.set(id, name)
 }
 
+// digitWords reports whether the literal string in ws is made of digits
+// (and not empty), without decoding it.
+func digitWords(ws []uint32) bool {
+	for i, w := range ws {
+		for b := 0; b < 32; b += 8 {
+			c := byte(w >> b)
+			if c == 0 {
+				return i > 0 || b > 0
+			}
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return false // no NUL: not a string
+}
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -454,30 +471,43 @@ type cachedNames struct {
 	insts []Inst      // the instructions named by
 	next  int         // the first instruction not named by yet
 	done  atomic.Bool // next == len(insts): the names no longer change
-	// namers is 1 + the index of the last OpName or OpDecorate, the
-	// instructions that may name an <id> other than their result; 0 until
-	// computed.
-	namers int
+	// named marks the <id>s an OpName or OpDecorate BuiltIn names (one
+	// bit each), digits whether an OpName gives a name made of digits;
+	// nil until computed (see byNumber).
+	named  []uint64
+	digits bool
 }
 
 // byNumber reports whether id, not named yet, is sure to be named by its
-// number without naming up to its definition: a block label deep in the
-// last function (what most diagnostics quote) would otherwise take
-// naming almost every instruction. Past the last OpName and OpDecorate
-// only its definition can name it; by its number, unless a rule names
-// that definition's result, or an earlier name made of digits could
-// equal its number (only OpName gives such names).
+// number, so that it need not be named by every instruction up to its
+// definition: a block label deep in the last function (what most
+// diagnostics quote) would otherwise take naming almost every one. It
+// is, unless an OpName or OpDecorate BuiltIn names it, or a rule names
+// its definition's result, or an OpName gives a name made of digits,
+// which could be its number.
 func (c *cachedNames) byNumber(m *Module, id ID) bool {
-	if c.namers == 0 {
-		c.namers = 1
-		for i := len(c.insts) - 1; i >= 0; i-- {
-			if op := c.insts[i].Opcode; op == grammar.OpName || op == grammar.OpDecorate {
-				c.namers = i + 2
-				break
+	if c.named == nil {
+		c.named = make([]uint64, m.Header.Bound/64+1)
+		for i := range c.insts {
+			in := &c.insts[i]
+			switch in.Opcode {
+			case grammar.OpName, grammar.OpDecorate:
+			default:
+				continue
+			}
+			ws := in.Words(m)
+			if len(ws) < 3 || in.Opcode == grammar.OpDecorate && ws[2] != uint32(grammar.DecorationBuiltIn) {
+				continue
+			}
+			if t := ws[1]; t < m.Header.Bound {
+				c.named[t/64] |= 1 << (t % 64)
+			}
+			if in.Opcode == grammar.OpName && digitWords(ws[2:]) {
+				c.digits = true
 			}
 		}
 	}
-	if c.next < c.namers-1 || c.nm.digits != 0 {
+	if c.digits || uint32(id) >= m.Header.Bound || c.named[id/64]>>(id%64)&1 != 0 {
 		return false
 	}
 	d := m.defs.get(id)
@@ -494,10 +524,10 @@ func (c *cachedNames) get(m *Module, id ID) string {
 	defer c.mu.Unlock()
 	c.nm.m = m
 	defer func() { c.nm.m = nil }()
+	if c.nm.names.get(id) == "" && c.byNumber(m, id) {
+		return numericName
+	}
 	for c.next < len(c.insts) && c.nm.names.get(id) == "" {
-		if c.byNumber(m, id) {
-			return numericName
-		}
 		c.nm.inst(&c.insts[c.next])
 		c.next++
 	}
