@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -471,10 +472,11 @@ type cachedNames struct {
 	insts []Inst      // the instructions named by
 	next  int         // the first instruction not named by yet
 	done  atomic.Bool // next == len(insts): the names no longer change
-	// named marks the <id>s an OpName or OpDecorate BuiltIn names (one
-	// bit each), digits whether an OpName gives a name made of digits;
-	// nil until computed (see byNumber).
-	named  []uint64
+	// named holds the <id>s an OpName or OpDecorate BuiltIn names,
+	// sorted (a table by <id> would take the bound's size, which a
+	// hostile module makes huge); digits whether an OpName gives a name
+	// made of digits; nil until computed (see byNumber).
+	named  []ID
 	digits bool
 }
 
@@ -487,7 +489,7 @@ type cachedNames struct {
 // which could be its number.
 func (c *cachedNames) byNumber(m *Module, id ID) bool {
 	if c.named == nil {
-		c.named = make([]uint64, m.Header.Bound/64+1)
+		c.named = []ID{}
 		for i := range c.insts {
 			in := &c.insts[i]
 			switch in.Opcode {
@@ -499,15 +501,17 @@ func (c *cachedNames) byNumber(m *Module, id ID) bool {
 			if len(ws) < 3 || in.Opcode == grammar.OpDecorate && ws[2] != uint32(grammar.DecorationBuiltIn) {
 				continue
 			}
-			if t := ws[1]; t < m.Header.Bound {
-				c.named[t/64] |= 1 << (t % 64)
-			}
+			c.named = append(c.named, ID(ws[1]))
 			if in.Opcode == grammar.OpName && digitWords(ws[2:]) {
 				c.digits = true
 			}
 		}
+		slices.Sort(c.named)
 	}
-	if c.digits || uint32(id) >= m.Header.Bound || c.named[id/64]>>(id%64)&1 != 0 {
+	if c.digits {
+		return false
+	}
+	if _, named := slices.BinarySearch(c.named, id); named {
 		return false
 	}
 	d := m.defs.get(id)

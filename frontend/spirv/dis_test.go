@@ -563,6 +563,7 @@ func checkNoPanic(t *testing.T, data []byte) {
 	if err != nil {
 		return
 	}
+	checkLazyNames(t, m)
 	for _, mode := range disModes {
 		var b bytes.Buffer
 		if err := m.Disassemble(&b, mode.opts); err != nil {
@@ -654,22 +655,46 @@ func TestNamesLazyByNumber(t *testing.T) {
 	}
 	mods = append(mods, digits)
 	for _, m := range mods {
-		full := newNameMapper(m)
-		for i := range m.Insts {
-			full.inst(&m.Insts[i])
-		}
-		forgetNames(m)
-		for i := len(m.Insts) - 1; i >= 0; i-- {
-			id := m.Insts[i].Result
-			if id == 0 {
-				continue
-			}
-			if got, want := m.IDName(id), "%"+full.names.name(id); got != want {
-				t.Errorf("%s: IDName(%d) = %s, want %s", m.InstString(i), id, got, want)
-			}
-		}
+		checkLazyNames(t, m)
 	}
 	if got := digits.IDName(3); got != "%3_0" {
 		t.Errorf("the label of the digits module is %s, want %%3_0", got)
 	}
+	// A large bound costs no memory of its size.
+	words[3] = 1 << 22 // (the largest bound the reader takes)
+	words[7] = '_'     // (OpName's string: no name of digits, so names by number)
+	hostile, err := ReadWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if got := hostile.IDName(3); got != "%3" {
+		t.Errorf("the label of the hostile module is %s, want %%3", got)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<16 {
+		t.Errorf("naming an <id> of a module of bound 2^22 allocated %d bytes", n)
+	}
+}
+
+// checkLazyNames asks m for the names of its results, the last defined
+// first, and compares them with those of naming every instruction.
+func checkLazyNames(t *testing.T, m *Module) {
+	t.Helper()
+	full := newNameMapper(m)
+	for i := range m.Insts {
+		full.inst(&m.Insts[i])
+	}
+	forgetNames(m)
+	for i := len(m.Insts) - 1; i >= 0; i-- {
+		id := m.Insts[i].Result
+		if id == 0 {
+			continue
+		}
+		if got, want := m.IDName(id), "%"+full.names.name(id); got != want {
+			t.Errorf("%s: IDName(%d) = %s, want %s", m.InstString(i), id, got, want)
+		}
+	}
+	forgetNames(m)
 }
