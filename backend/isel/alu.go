@@ -53,8 +53,27 @@ func (s *sel) binary(v *ir.Value) {
 		} else if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm && v.Op.Info().Commutative {
 			x, y = y, x // an immediate goes in src1
 		}
+		if v.Op == ir.OpMul {
+			y = signedFactor(y)
+		}
 		s.emit(info.op, s.exec(st), s.dstOf(st, c, t), x, y)
 	}
+}
+
+// signedFactor gives a 32-bit immediate factor of a multiply the signed
+// type when that makes it a small negative number (-3 rather than
+// 0xfffffffd): the low 32 bits of a product do not depend on the
+// factors' signedness, and the finalizer multiplies by a factor that
+// fits in 16 bits in one instruction, by another in a mul and a mach
+// per 8 lanes.
+func signedFactor(y visa.Operand) visa.Operand {
+	if y.Kind != visa.OpndImm || y.Type != visa.UD {
+		return y
+	}
+	if k := int32(uint32(y.Imm)); k < 0 && k >= -0x8000 {
+		return visa.ImmInt(visa.D, int64(k))
+	}
+	return y
 }
 
 // negate returns -x: a modifier on a variable, a negated immediate.
