@@ -111,11 +111,17 @@ func (w wg) slot(x irb, j *ir.Value, t *ir.Type) *ir.Value {
 	i64 := ir.Int(64)
 	ga := x.v(ir.OpGlobalAddr, ir.Ptr(ir.SpaceLocal, w.scratch.Type), 0)
 	ga.Aux = w.scratch
-	if j.Type.Bits != 64 {
-		j = x.v(ir.OpUConv, i64, 0, j)
+	// j is a subgroup's number (i32, below wgSlots): the slot's byte
+	// offset is a 32-bit shift, zero-extended. (Selection runs after the
+	// optimizer: a 64-bit multiply here stayed one, a mul and a mulh on
+	// every target.)
+	var off *ir.Value
+	if k, ok := j.IsConst(); ok {
+		off = x.c(i64, 8*k)
+	} else {
+		off = x.v(ir.OpUConv, i64, 0, x.v(ir.OpShl, j.Type, 0, j, x.c(j.Type, 3)))
 	}
-	p := x.v(ir.OpPtrAdd, ir.Ptr(ir.SpaceLocal, t), 0, ga, x.v(ir.OpMul, i64, 0, j, x.c(i64, 8)))
-	return p
+	return x.v(ir.OpPtrAdd, ir.Ptr(ir.SpaceLocal, t), 0, ga, off)
 }
 
 func barrier(x irb) {
