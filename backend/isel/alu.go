@@ -53,6 +53,13 @@ func (s *sel) binary(v *ir.Value) {
 		} else if x.Kind == visa.OpndImm && y.Kind != visa.OpndImm && v.Op.Info().Commutative {
 			x, y = y, x // an immediate goes in src1
 		}
+		if v.Op == ir.OpMul && el.Bits == 32 && y.Kind != visa.OpndImm {
+			if w, ok := s.word16(b, c); ok {
+				y = w
+			} else if w, ok := s.word16(a, c); ok && x.Kind != visa.OpndImm {
+				x, y = y, w
+			}
+		}
 		if v.Op == ir.OpMul {
 			y = signedFactor(y)
 		}
@@ -74,6 +81,31 @@ func signedFactor(y visa.Operand) visa.Operand {
 		return visa.ImmInt(visa.D, int64(k))
 	}
 	return y
+}
+
+// word16 returns component c of the 32-bit integer v as its low 16 bits
+// (:uw) when v is sure to fit in them, being masked (x & 0xffff): the
+// finalizer multiplies by such a factor in one instruction per 16
+// lanes, by a 32-bit one in a mul and a mach per 8. (It finds the
+// extensions of 16-bit values itself.)
+func (s *sel) word16(v *ir.Value, c int) (visa.Operand, bool) {
+	if v.Op != ir.OpAnd {
+		return visa.Operand{}, false
+	}
+	k, ok := v.Args[1].IsConst()
+	if !ok {
+		k, ok = v.Args[0].IsConst()
+	}
+	st := s.get(v)
+	if !ok || uint64(k)&0xffffffff > 0xffff || st.konst || st.v == nil || st.preds != nil || st.t.Size() != 4 {
+		return visa.Operand{}, false
+	}
+	x := s.as(st.v, visa.UW)
+	if st.scalar {
+		return visa.Scalar(x, 2*c), true
+	}
+	row, col := s.rowCol(visa.UW, 2*c*s.simd)
+	return visa.Src(x, row, col, 2, 1, 0), true
 }
 
 // negate returns -x: a modifier on a variable, a negated immediate.
