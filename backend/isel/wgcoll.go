@@ -18,6 +18,7 @@ const wgSlots = 128
 // broadcasts, all and any.
 func expandWorkGroupCollectives(f *ir.Func) (changed bool) {
 	var scratch *ir.Global
+	ids := &wgIDs{}
 	for ; ; changed = true {
 		b, i := findWorkGroupCollective(f)
 		if b == nil {
@@ -27,8 +28,27 @@ func expandWorkGroupCollectives(f *ir.Func) (changed bool) {
 			scratch = &ir.Global{Name: f.Name + ".wg_scratch", Type: ir.Array(ir.Int(64), wgSlots), Space: ir.SpaceLocal, Align: 8}
 			f.Module.Globals = append(f.Module.Globals, scratch)
 		}
-		expandCollective(f, b, i, scratch)
+		expandCollective(f, b, i, scratch, ids)
 	}
+}
+
+// wgIDs are the subgroup number and count the collectives of a function
+// share: made once, at the start of the entry block (which dominates
+// every collective), since selection, which expands them, runs after the
+// optimizer would have merged them.
+type wgIDs struct{ sg, n *ir.Value }
+
+// id returns *p, made first (of op) if need be.
+func (w wg) id(p **ir.Value, op ir.Op) *ir.Value {
+	if *p == nil {
+		entry := w.f.Entry()
+		at := 0
+		for at < len(entry.Values) && entry.Values[at].Op == ir.OpParam {
+			at++
+		}
+		*p = entry.NewValueAt(at, op, ir.Int(32))
+	}
+	return *p
 }
 
 func findWorkGroupCollective(f *ir.Func) (*ir.Block, int) {
@@ -105,6 +125,7 @@ func identity(op ir.GroupOp, t *ir.Type) int64 {
 type wg struct {
 	f       *ir.Func
 	scratch *ir.Global
+	ids     *wgIDs
 }
 
 func (w wg) slot(x irb, j *ir.Value, t *ir.Type) *ir.Value {
@@ -132,12 +153,12 @@ var slotMem = int64(ir.MakeMem(8, false))
 
 // expandCollective replaces the work-group collective at b.Values[i] by
 // blocks between b and the rest of b, and v by a copy of their result.
-func expandCollective(f *ir.Func, b *ir.Block, i int, scratch *ir.Global) {
+func expandCollective(f *ir.Func, b *ir.Block, i int, scratch *ir.Global, ids *wgIDs) {
 	v := b.Values[i]
 	exit := splitAfter(f, b, i)
 	b.Values = b.Values[:i]
 	b.Succs, exit.Preds = nil, nil
-	w := wg{f, scratch}
+	w := wg{f, scratch, ids}
 	var last *ir.Block
 	var res *ir.Value
 	switch v.Op {
@@ -184,12 +205,12 @@ func (w wg) combineAll(b *ir.Block, x *ir.Value, op ir.GroupOp, kind ir.GroupKin
 	if kind != ir.GroupReduce {
 		q = xb.v(ir.OpGroupReduce, t, int64(ir.MakeGroup(ir.ScopeSubgroup, op, kind)), x)
 	}
-	sg := xb.v(ir.OpSubgroupID, i32, 0)
+	sg := w.id(&w.ids.sg, ir.OpSubgroupID)
 	xb.v(ir.OpStore, ir.Void, slotMem, w.slot(xb, sg, t), p)
 	barrier(xb)
 	limit := sg
 	if kind == ir.GroupReduce {
-		limit = xb.v(ir.OpNumSubgroups, i32, 0)
+		limit = w.id(&w.ids.n, ir.OpNumSubgroups)
 	}
 	head := f.NewBlock(ir.BlockIf)
 	body := f.NewBlock(ir.BlockPlain)
