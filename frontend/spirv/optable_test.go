@@ -35,23 +35,19 @@ func opFactsSource() ([]byte, error) {
 	for _, t := range []struct {
 		name string
 		vs   *[256][]uint32
-	}{{"paramEnums", &first}, {"lastParamEnums", &last}} {
-		fmt.Fprintf(&b, "\nvar %s = [256][]uint32{\n", t.name)
-		for k, vs := range t.vs {
-			if len(vs) > 0 {
-				fmt.Fprintf(&b, "\t%d: {%s}, // %s\n", k, strings.ReplaceAll(strings.Trim(fmt.Sprint(vs), "[]"), " ", ", "), grammar.Kind(k))
-			}
+		mask bool // the values below 64 as a mask, not all as a list
+	}{{"paramEnums", &first, false}, {"lastParamEnums", &last, false}, {"paramLow", &first, true}, {"lastParamLow", &last, true}} {
+		typ := "[256][]uint32"
+		if t.mask {
+			typ = "[256]uint64"
 		}
-		b.WriteString("}\n")
-	}
-	for _, t := range []struct {
-		name string
-		vs   *[256][]uint32
-	}{{"paramLow", &first}, {"lastParamLow", &last}} {
-		fmt.Fprintf(&b, "\nvar %s = [256]uint64{\n", t.name)
+		fmt.Fprintf(&b, "\nvar %s = %s{\n", t.name, typ)
 		for k, vs := range t.vs {
-			if m := lowMask(vs); m != 0 {
+			switch m := lowMask(vs); {
+			case t.mask && m != 0:
 				fmt.Fprintf(&b, "\t%d: %#x, // %s\n", k, m, grammar.Kind(k))
+			case !t.mask && len(vs) > 0:
+				fmt.Fprintf(&b, "\t%d: {%s}, // %s\n", k, strings.ReplaceAll(strings.Trim(fmt.Sprint(vs), "[]"), " ", ", "), grammar.Kind(k))
 			}
 		}
 		b.WriteString("}\n")
