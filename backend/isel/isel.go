@@ -194,7 +194,8 @@ func (s *sel) run() {
 	// The rewrites must leave valid IR: a failure is a bug here. Most
 	// kernels have nothing to rewrite, and then nothing to verify.
 	rewritten := expand(s.f)
-	if lowerSwitches(s.f) || rewritten {
+	rewritten = lowerSwitches(s.f) || rewritten
+	if s.shareStatefulAddresses() || rewritten {
 		if err := s.f.Verify(); err != nil {
 			s.fail("internal error: IR rewritten for selection is invalid: %v", err)
 		}

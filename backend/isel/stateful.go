@@ -191,3 +191,120 @@ func (s *sel) surfaceVar(bti int) visa.Operand {
 	s.emit(visa.OpMovs, visa.NM(1), visa.State(t), visa.ImmInt(visa.UD, int64(bti)))
 	return visa.State(t)
 }
+
+// shareStatefulAddresses rewrites the stateful addresses whose offset is
+// a constant number of elements away from another's: p + (i + c << k),
+// the shifted sum zero-extended from 32 bits, becomes (p + (i << k)) +
+// (c << k), the first part shared with the other accesses of the block
+// that compute it (the neighbours of a stencil, a[i-1] a[i] a[i+1], then
+// add a constant each to one address). The two agree on the low 32 bits
+// only, which is all a surface access uses (see findStateful): only the
+// addresses of the arguments that findStateful makes stateful are
+// rewritten, every use of which is such an access. It runs to a fixed
+// point, since the width model and the selection each run it on the
+// same function.
+func (s *sel) shareStatefulAddresses() (changed bool) {
+	if !s.p.Stateful || s.opt.Buffers4GB {
+		return false
+	}
+	s.findStateful(s.opt)
+	for again := true; again; {
+		again = false
+		for _, b := range s.f.Blocks {
+			// The block's addresses p + (i << k) so far, by p, i and k.
+			shared := map[[3]int]*ir.Value{}
+			for at := 0; at < len(b.Values); at++ {
+				v := b.Values[at]
+				if v.Op != ir.OpPtrAdd || v.ID >= len(s.surfOf) || s.surfOf[v.ID] == 0 {
+					continue
+				}
+				p, i, c, k, ok := indexParts(v)
+				if !ok {
+					continue
+				}
+				key := [3]int{p.ID, i.ID, k}
+				if c == 0 {
+					shared[key] = v
+					continue
+				}
+				// New values go before v, which stays at b.Values[at].
+				ins := func(op ir.Op, t *ir.Type, bits int64, args ...*ir.Value) *ir.Value {
+					w := b.NewValueAt(at, op, t, args...)
+					w.AuxInt = bits
+					at++
+					return w
+				}
+				q := shared[key]
+				if q == nil {
+					x := i
+					if k > 0 {
+						x = ins(ir.OpShl, i.Type, 0, i, ins(ir.OpConst, i.Type, int64(k)))
+					}
+					q = ins(ir.OpPtrAdd, v.Type, 0, p, ins(ir.OpUConv, ir.Int(64), 0, x))
+					shared[key] = q
+					// (q is stateful as p is.)
+					s.surfOf = append(s.surfOf, make([]int, s.f.NumValues()-len(s.surfOf))...)
+					s.surfOf[q.ID] = s.surfOf[v.ID]
+				}
+				off := v.Args[1]
+				v.SetArg(0, q)
+				v.SetArg(1, ins(ir.OpConst, ir.Int(64), int64(int32(uint32(c)<<uint(k)))))
+				dropDead(b, off)
+				for at = min(at, len(b.Values)-1); b.Values[at] != v; at-- {
+					// (dropDead removed values before v)
+				}
+				again, changed = true, true
+			}
+		}
+	}
+	return changed
+}
+
+// indexParts matches a stateful address p + (u64)((i + c) << k), of a
+// 32-bit i, c and k constant (c 0 when there is no sum).
+func indexParts(v *ir.Value) (p, i *ir.Value, c int64, k int, ok bool) {
+	off := v.Args[1]
+	if off.Op != ir.OpUConv || off.Type.Bits != 64 || off.Args[0].Type.Kind != ir.KInt || off.Args[0].Type.Bits != 32 {
+		return nil, nil, 0, 0, false
+	}
+	x := off.Args[0]
+	if x.Op == ir.OpShl {
+		n, isc := x.Args[1].IsConst()
+		if !isc || n <= 0 || n >= 32 {
+			return nil, nil, 0, 0, false
+		}
+		k, x = int(n), x.Args[0]
+	}
+	if x.Op == ir.OpAdd {
+		for j := range 2 {
+			if n, isc := x.Args[j].IsConst(); isc {
+				return v.Args[0], x.Args[1-j], n, k, true
+			}
+		}
+	}
+	return v.Args[0], x, 0, k, true
+}
+
+// dropDead removes v from b, and its arguments after it, once nothing
+// uses them (pure arithmetic the rewrite made dead).
+func dropDead(b *ir.Block, v *ir.Value) {
+	if v.Uses > 0 || v.Block != b || v.Op == ir.OpConst {
+		return
+	}
+	switch v.Op {
+	case ir.OpUConv, ir.OpShl, ir.OpAdd:
+	default:
+		return
+	}
+	args := append([]*ir.Value(nil), v.Args...)
+	v.ResetArgs()
+	for j, w := range b.Values {
+		if w == v {
+			b.Values = append(b.Values[:j], b.Values[j+1:]...)
+			break
+		}
+	}
+	for _, a := range args {
+		dropDead(b, a)
+	}
+}

@@ -98,7 +98,8 @@ func NewModel(f *ir.Func, p *platform.Platform, opt Options) (m *Model, err erro
 	s := &sel{f: f, p: p, simd: p.MaxSIMD(), k: visa.NewKernel(f.Name), opt: opt}
 	defer recoverSel(s, &err)
 	rewritten := expand(f)
-	if lowerSwitches(f) || rewritten {
+	rewritten = lowerSwitches(f) || rewritten
+	if s.shareStatefulAddresses() || rewritten {
 		if err := f.Verify(); err != nil {
 			s.fail("internal error: IR rewritten for selection is invalid: %v", err)
 		}
