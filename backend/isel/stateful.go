@@ -193,8 +193,8 @@ func (s *sel) surfaceVar(bti int) visa.Operand {
 }
 
 // shareStatefulAddresses rewrites the stateful addresses whose offset is
-// a constant number of elements away from another's: p + (i + c << k),
-// the shifted sum zero-extended from 32 bits, becomes (p + (i << k)) +
+// a constant number of elements away from another's: p + ((i + c) << k),
+// the shifted sum extended from 32 bits, becomes (p + (i << k)) +
 // (c << k), the first part shared with the other accesses of the block
 // that compute it (the neighbours of a stencil, a[i-1] a[i] a[i+1], then
 // add a constant each to one address). The two agree on the low 32 bits
@@ -260,11 +260,12 @@ func (s *sel) shareStatefulAddresses() (changed bool) {
 	return changed
 }
 
-// indexParts matches a stateful address p + (u64)((i + c) << k), of a
+// indexParts matches a stateful address p + ((i + c) << k), the
+// offset extended (either way: its low 32 bits are the same) from a
 // 32-bit i, c and k constant (c 0 when there is no sum).
 func indexParts(v *ir.Value) (p, i *ir.Value, c int64, k int, ok bool) {
 	off := v.Args[1]
-	if off.Op != ir.OpUConv || off.Type.Bits != 64 || off.Args[0].Type.Kind != ir.KInt || off.Args[0].Type.Bits != 32 {
+	if off.Op != ir.OpUConv && off.Op != ir.OpSConv || off.Type.Bits != 64 || off.Args[0].Type.Kind != ir.KInt || off.Args[0].Type.Bits != 32 {
 		return nil, nil, 0, 0, false
 	}
 	x := off.Args[0]
@@ -292,7 +293,7 @@ func dropDead(b *ir.Block, v *ir.Value) {
 		return
 	}
 	switch v.Op {
-	case ir.OpUConv, ir.OpShl, ir.OpAdd:
+	case ir.OpUConv, ir.OpSConv, ir.OpShl, ir.OpAdd:
 	default:
 		return
 	}
