@@ -204,7 +204,7 @@ func (s *sel) surfaceVar(bti int) visa.Operand {
 // point, since the width model and the selection each run it on the
 // same function.
 func (s *sel) shareStatefulAddresses() (changed bool) {
-	if !s.p.Stateful || s.opt.Buffers4GB {
+	if !s.p.Stateful || s.opt.Buffers4GB || !hasIndexSums(s.f) {
 		return false
 	}
 	s.findStateful(s.opt)
@@ -258,6 +258,21 @@ func (s *sel) shareStatefulAddresses() (changed bool) {
 		}
 	}
 	return changed
+}
+
+// hasIndexSums reports whether f has an address p + ((i + c) << k) at
+// all (most kernels have none, and need no stateful analysis for it).
+func hasIndexSums(f *ir.Func) bool {
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if v.Op == ir.OpPtrAdd {
+				if _, _, c, _, ok := indexParts(v); ok && c != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // indexParts matches a stateful address p + ((i + c) << k), the
