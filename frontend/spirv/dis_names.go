@@ -324,14 +324,12 @@ func (nm *nameMapper) inst(in *Inst) {
 			}
 		}
 		nm.save(id, nm.nameOf(in.Type)+"_"+string(v))
-	default:
-		nm.saveNumber(id)
 	}
 }
 
 // ruleNamed reports whether the rules name the result of op after its
-// operands (the types and constants of inst); any other result is named
-// by its number.
+// operands (the types and constants of inst, whose switch has a case for
+// each of them and no other); any other result is named by its number.
 func ruleNamed(op grammar.Opcode) bool {
 	switch op {
 	case grammar.OpTypeVoid, grammar.OpTypeBool, grammar.OpTypeInt, grammar.OpTypeFloat,
