@@ -252,7 +252,12 @@ func (m *mb) pow2(k *ir.Value) *ir.Value {
 // product rounds (overflow to infinity, gradual underflow).
 func (m *mb) scale(p, k *ir.Value) *ir.Value {
 	lim := int64(m.f.bias - 1)
-	k = m.iclamp(k, -2*lim, 2*lim+2)
+	return m.scaleIn(p, m.iclamp(k, -2*lim, 2*lim+2))
+}
+
+// scaleIn is scale for k in [-2(bias-1), 2(bias-1)+2], where both
+// factors are normal without clamping k.
+func (m *mb) scaleIn(p, k *ir.Value) *ir.Value {
 	k1 := m.ashr(k, m.ci(1))
 	return m.mul(m.mul(p, m.pow2(k1)), m.pow2(m.isub(k, k1)))
 }

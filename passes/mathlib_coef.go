@@ -4,7 +4,8 @@ package passes
 // for binary32 and binary64 (nil where the function has no binary64
 // expansion). Each is a minimax fit of relative error (Remez exchange in
 // 200-bit arithmetic, coefficients then rounded to the format) of the
-// function described above it, in the variable given there;
+// function described above it (absolute error where it says so), in the
+// variable given there;
 // testdata/passes/mathlib/coeffs.py computes them and prints the error of
 // each rounded fit.
 var coefs = map[string][2][]float64{
@@ -12,6 +13,21 @@ var coefs = map[string][2][]float64{
 	"expP": {
 		{0x1.0000000000000p-1, 0x1.5554de0000000p-3, 0x1.5555ba0000000p-5, 0x1.120b1e0000000p-7, 0x1.6c69f20000000p-10},
 		{0x1.0000000000001p-1, 0x1.555555555554dp-3, 0x1.5555555553d81p-5, 0x1.1111111114484p-7, 0x1.6c16c17881d0cp-10, 0x1.a01a018c33076p-13, 0x1.a019b92f72cc4p-16, 0x1.71de5a3ad8dc4p-19, 0x1.289160cd06ecdp-22, 0x1.aeaaf97d8b834p-26},
+	},
+	// (e^r - 1)/r on [-ln2/2, ln2/2]
+	"expT": {
+		{0x1.0000000000000p+0, 0x1.fffffe0000000p-2, 0x1.55547e0000000p-3, 0x1.5556520000000p-5, 0x1.123cd80000000p-7, 0x1.6c16a60000000p-10},
+		{0x1.0000000000000p+0, 0x1.0000000000005p-1, 0x1.5555555555530p-3, 0x1.555555555211bp-5, 0x1.111111111a250p-7, 0x1.6c16c17f2a549p-10, 0x1.a01a017106377p-13, 0x1.a019a6b08aa85p-16, 0x1.71de8e6322592p-19, 0x1.28a27ffef7cecp-22, 0x1.ae644ebb0794bp-26},
+	},
+	// (2^r - 1)/r on [-1/2, 1/2]
+	"exp2T": {
+		{0x1.62e4300000000p-1, 0x1.ebfbde0000000p-3, 0x1.c6af6e0000000p-5, 0x1.3b2ba00000000p-7, 0x1.5f07b40000000p-10, 0x1.4308fa0000000p-13},
+		{0x1.62e42fefa39efp-1, 0x1.ebfbdff82c598p-3, 0x1.c6b08d704a08ep-5, 0x1.3b2ab6fba1e40p-7, 0x1.5d87fe78b2115p-10, 0x1.4309130958e8ep-13, 0x1.ffcbfc1ea53a3p-17, 0x1.62bfd4b4aa51ep-20, 0x1.b525a08f2cdd1p-24, 0x1.e605d2919780ep-28, 0x1.e8cabe6380da8p-32},
+	},
+	// (log(1+f) - f)/f^2 on [-1/3, 1/3]
+	"logQ": {
+		{-0x1.0000000000000p-1, 0x1.55552c0000000p-2, -0x1.ffff680000000p-3, 0x1.99bfe20000000p-3, -0x1.5586060000000p-3, 0x1.1fd6880000000p-3, -0x1.f5c7880000000p-4, 0x1.19b1e80000000p-3, -0x1.01f2ee0000000p-3},
+		nil,
 	},
 	// 2(atanh(s) - s)/s^3 in z = s^2, s in [0, (sqrt2-1)/(sqrt2+1)]
 	"logL": {
@@ -46,6 +62,11 @@ var coefs = map[string][2][]float64{
 	// erf(x)/x in z = x^2, |x| <= 1
 	"erfE": {
 		{0x1.20dd740000000p+0, -0x1.81273e0000000p-2, 0x1.ce2cf80000000p-4, -0x1.b7f90e0000000p-6, 0x1.5405b20000000p-8, -0x1.a3f7000000000p-11, 0x1.496a320000000p-14},
+		nil,
+	},
+	// erfc(x) in u = x - 2.5, x in [1, 4], absolute error
+	"erfA": {
+		{0x1.aaaf2e0000000p-12, -0x1.1d7a420000000p-9, 0x1.64fca20000000p-8, -0x1.11bda20000000p-7, 0x1.1a330c0000000p-7, -0x1.8fd8ea0000000p-8, 0x1.72544e0000000p-9, -0x1.2c5f4e0000000p-11, -0x1.33da580000000p-12, 0x1.25de140000000p-12, -0x1.ec869e0000000p-15, -0x1.6557620000000p-16, 0x1.206d0c0000000p-17},
 		nil,
 	},
 	// x e^(x^2) erfc(x) in u = 1/x - 0.7, x in [1, 2.5]

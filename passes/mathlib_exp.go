@@ -7,11 +7,15 @@ import (
 )
 
 // Exponentials, logarithms and powers. exp reduces x = k ln2 + t
-// (Cody-Waite: k ln2_hi is exact) and evaluates e^t = 1 + t + t^2 P(t);
-// log splits x = 2^k m with m in [sqrt(1/2), sqrt(2)) and evaluates
-// log(m) = 2 atanh(s), s = (m-1)/(m+1), carrying s to twice the working
-// precision so that log2(x) is good to about 2^-30 relative (binary32),
-// enough for pow's 2^(y log2 x) up to the overflow threshold.
+// (Cody-Waite: k ln2_hi is exact) and evaluates e^t = 1 + t T(t), exp2
+// likewise 2^t; the other exponentials e^t = 1 + t + t^2 P(t), t carried
+// as a dd where it must be. log, log2 and log10 (binary32) split x = 2^k (1 + f) with
+// 1 + f in [2/3, 4/3) and evaluate log(1 + f) = f + f^2 Q(f), with no
+// division. pow (and binary64 log) split x = 2^k m with m in
+// [sqrt(1/2), sqrt(2)) and evaluate log(m) = 2 atanh(s), s =
+// (m-1)/(m+1), carrying s to twice the working precision so that
+// log2(x) is good to about 2^-30 relative (binary32), enough for pow's
+// 2^(y log2 x) up to the overflow threshold.
 
 func regExp() {
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.exp(a[0]) }), "exp")
@@ -63,10 +67,18 @@ func (m *mb) expReduce(x *ir.Value) (p, k *ir.Value) {
 	return m.expPoly(dd{r, nil}), m.toInt(kf)
 }
 
+// exp is e^x = 2^k e^r, r = x - k ln2 (Cody-Waite), e^r = 1 + r T(r):
+// one fused step more than T's Horner chain. x is clamped just beyond
+// where e^x rounds to 0 or overflows, so that 2^k is a product of two
+// normal powers of two without clamping k (scaleIn).
 func (m *mb) exp(x *ir.Value) *ir.Value {
-	lim := m.expLimit(1)
-	p, k := m.expReduce(m.clampNaN(x, -lim, lim))
-	return m.scale(p, k)
+	f := m.f
+	xc := m.clampNaN(x, -float64(f.bias+f.mant+2)*math.Ln2, float64(f.bias+2)*math.Ln2)
+	kf := m.rint(m.mul(xc, m.c(cLog2e.v(f))))
+	ln2 := cLn2.cw(f, 12)
+	r := m.fma(m.neg(kf), m.c(ln2.hi), xc)
+	r = m.fma(m.neg(kf), m.c(ln2.lo), r)
+	return m.scaleIn(m.fma(r, m.poly(r, m.coef("expT")), m.c(1)), m.toInt(kf))
 }
 
 // exp2DD is 2^(z.hi + z.lo) (z.hi NaN gives NaN).
@@ -84,7 +96,15 @@ func (m *mb) exp2DD(z dd) *ir.Value {
 	return m.scale(m.expPoly(t), m.toInt(k))
 }
 
-func exp2E(m *mb, a []*ir.Value) *ir.Value { return m.exp2DD(dd{a[0], nil}) }
+// exp2E is 2^x = 2^k 2^r, r = x - k exact, 2^r = 1 + r T(r), with exp's
+// clamping (exp2DD, for pow's twice-precise exponents, needs more).
+func exp2E(m *mb, a []*ir.Value) *ir.Value {
+	f := m.f
+	x := m.clampNaN(a[0], -float64(f.bias+f.mant+2), float64(f.bias+2))
+	k := m.rint(x)
+	r := m.sub(x, k)
+	return m.scaleIn(m.fma(r, m.poly(r, m.coef("exp2T")), m.c(1)), m.toInt(k))
+}
 
 func exp10E(m *mb, a []*ir.Value) *ir.Value {
 	lim := m.expLimit(0.5)
@@ -162,11 +182,43 @@ func (m *mb) logJoin(k *ir.Value, l dd, extra *ir.Value) *ir.Value {
 
 // log is log(x) + kadd ln2 (kadd 1 gives log(2x) without overflow).
 func (m *mb) log(x *ir.Value, kadd int64) *ir.Value {
+	if m.coef("logQ") != nil {
+		return m.logSpecial(x, m.logPoly(x, kadd))
+	}
 	k, l := m.logParts(x)
 	if kadd != 0 {
 		k = m.add(k, m.c(float64(kadd)))
 	}
 	return m.logSpecial(x, m.logJoin(k, l, nil))
+}
+
+// logPoly is log(x) + kadd ln2 for finite x > 0, where the format has a
+// "logQ" fit: x = 2^k (1 + f) with 1 + f in [2/3, 4/3) and f exact, and
+// log(1 + f) = f + f^2 Q(f). It has no division, unlike logParts, whose
+// twice-precise result only pow needs.
+func (m *mb) logPoly(x *ir.Value, kadd int64) *ir.Value {
+	k, r := m.logPolyParts(x)
+	if kadd != 0 {
+		k = m.add(k, m.c(float64(kadd)))
+	}
+	ln2 := cLn2.cw(m.f, 12)
+	return m.fma(k, m.c(ln2.hi), m.fma(k, m.c(ln2.lo), r))
+}
+
+// logPolyParts splits finite x > 0 into k (as a float) and log(1 + f)
+// (see logPoly).
+func (m *mb) logPolyParts(x *ir.Value) (k, r *ir.Value) {
+	f := m.f
+	den := m.lt(x, m.c(f.minNormal()))
+	ds := f.denormShift()
+	xs := m.sel(den, m.mul(x, m.c(math.Ldexp(1, ds))), x)
+	b := m.bits(xs)
+	sh := ir.FloatBits(f.scalar(), 2.0/3)
+	ki := m.ashr(m.isub(b, m.ci(int64(sh))), m.ci(int64(f.mant)))
+	mm := m.fromBits(m.isub(b, m.shl(ki, m.ci(int64(f.mant)))))
+	ki = m.isub(ki, m.sel(den, m.ci(int64(ds)), m.ci(0)))
+	fv := m.sub(mm, m.c(1)) // exact
+	return m.toFloat(ki), m.fma(m.mul(fv, fv), m.poly(fv, m.coef("logQ")), fv)
 }
 
 // log2DD is log2(x) for finite x > 0 as a dd.
@@ -178,11 +230,21 @@ func (m *mb) log2DD(x *ir.Value) dd {
 }
 
 func log2E(m *mb, a []*ir.Value) *ir.Value {
+	if m.coef("logQ") != nil {
+		k, r := m.logPolyParts(a[0])
+		return m.logSpecial(a[0], m.fma(r, m.c(cLog2e.v(m.f)), k))
+	}
 	return m.logSpecial(a[0], m.val(m.log2DD(a[0])))
 }
 
 func log10E(m *mb, a []*ir.Value) *ir.Value {
 	x := a[0]
+	if m.coef("logQ") != nil {
+		k, r := m.logPolyParts(x)
+		lg2 := cLog10_2.cw(m.f, 12)
+		t := m.fma(r, m.c(cLog10e.v(m.f)), m.mul(k, m.c(lg2.lo)))
+		return m.logSpecial(x, m.fma(k, m.c(lg2.hi), t))
+	}
 	k, l := m.logParts(x)
 	lg2 := cLog10_2.cw(m.f, 12)
 	p := m.mulC(l, cLog10e.dd(m.f))

@@ -8,8 +8,9 @@ import (
 )
 
 // The error and gamma functions (binary32), and nextafter (at every
-// width, on the bits). erf is x E(x^2) up to 1; beyond, erfc(x) =
-// e^(-x^2) G(1/x)/x with x^2 carried exactly. tgamma and lgamma use
+// width, on the bits). erf is x E(x^2) up to 1, and beyond 1 - A(x),
+// A a fit of erfc's absolute error, which is all erf needs; erfc beyond
+// 1 is e^(-x^2) G(1/x)/x with x^2 carried exactly. tgamma and lgamma use
 // Stirling's series for z = x + n >= 4 (n shifts, their product carried
 // as a dd), reflection for negative x, and for lgamma near its zeros at
 // 1 and 2 the fit lgamma(x) = (x-1)(x-2) R(x), whose factors are exact.
@@ -47,11 +48,15 @@ func erfE(m *mb, x *ir.Value, complement bool) *ir.Value {
 	ax := m.abs(x)
 	small := m.le(ax, m.c(1))
 	e := m.mul(ax, m.poly(m.mul(ax, ax), m.coef("erfE")))
-	c := m.erfcBig(ax)
 	one := m.c(1)
 	if !complement {
-		return m.copysign(m.sel(small, e, m.sub(one, c)), x)
+		// 1 - erfc(x) needs erfc only to an absolute 2^-20 (16 ulp of
+		// erf there): a polynomial up to 4, beyond which erf rounds to 1.
+		xc := m.sel(m.gt(ax, m.c(4)), m.c(4), ax) // (NaN stays)
+		big := m.sub(one, m.poly(m.sub(xc, m.c(2.5)), m.coef("erfA")))
+		return m.copysign(m.sel(small, e, big), x)
 	}
+	c := m.erfcBig(ax)
 	pos := m.sel(small, m.sub(one, e), c)
 	neg := m.sel(small, m.add(one, e), m.sub(m.c(2), c))
 	return m.sel(m.signbit(x), neg, pos)

@@ -79,6 +79,18 @@ def expP(r):
     return mp.mpf(0.5) + r / 6 if tiny(r) else (mp.exp(r) - 1 - r) / r ** 2
 
 
+def expT(r):
+    return 1 + r / 2 if tiny(r) else (mp.exp(r) - 1) / r
+
+
+def exp2T(r):
+    return mp.log(2) if tiny(r) else (mp.power(2, r) - 1) / r
+
+
+def logQ(f):
+    return -mp.mpf(1) / 2 + f / 3 if tiny(f) else (mp.log1p(f) - f) / f ** 2
+
+
 def logL(z):
     return mp.mpf(2) / 3 + 2 * z / 5 if tiny(z) else 2 * (mp.atanh(sq(z)) - sq(z)) / sq(z) ** 3
 
@@ -108,6 +120,10 @@ def erfcG(t):
     return mp.erfc(x) * mp.exp(x * x) * x
 
 
+def erfcA(u):
+    return mp.erfc(u)
+
+
 def lgR(x):
     if tiny(x - 1) or tiny(x - 2):
         x += mp.mpf('1e-45')
@@ -115,9 +131,13 @@ def lgR(x):
 
 
 # name, function, interval, shift of the variable, degrees (binary32,
-# binary64; 0: none), description
+# binary64; 0: none), description. The fits are of relative error but
+# for those in ABSOLUTE.
 SPECS = [
     ("expP", expP, -0.34658, 0.34658, 0, 4, 9, "(e^r - 1 - r)/r^2 on [-ln2/2, ln2/2]"),
+    ("expT", expT, -0.34658, 0.34658, 0, 5, 10, "(e^r - 1)/r on [-ln2/2, ln2/2]"),
+    ("exp2T", exp2T, -0.5, 0.5, 0, 5, 10, "(2^r - 1)/r on [-1/2, 1/2]"),
+    ("logQ", logQ, -0.33334, 0.33334, 0, 8, 0, "(log(1+f) - f)/f^2 on [-1/3, 1/3]"),
     ("logL", logL, 0, 0.0294373, 0, 3, 7, "2(atanh(s) - s)/s^3 in z = s^2, s in [0, (sqrt2-1)/(sqrt2+1)]"),
     ("sinS", sinS, 0, 0.61685, 0, 3, 6, "(sin(r) - r)/r^3 in z = r^2, |r| <= pi/4"),
     ("cosC", cosC, 0, 0.61685, 0, 3, 6, "(cos(r) - 1 + r^2/2)/r^4 in z = r^2, |r| <= pi/4"),
@@ -127,14 +147,19 @@ SPECS = [
     ("erfE", erfE, 0, 1, 0, 6, 0, "erf(x)/x in z = x^2, |x| <= 1"),
     ("erfcG1", erfcG, 0.4, 1, 0.7, 9, 0, "x e^(x^2) erfc(x) in u = 1/x - 0.7, x in [1, 2.5]"),
     ("erfcG2", erfcG, 1 / 10.6, 0.4, 0.25, 8, 0, "x e^(x^2) erfc(x) in u = 1/x - 0.25, x in [2.5, 10.6]"),
+    ("erfA", erfcA, 1, 4, 2.5, 12, 0, "erfc(x) in u = x - 2.5, x in [1, 4], absolute error"),
     ("lgR", lgR, 0.75, 3, 1.875, 12, 0, "lgamma(x)/((x-1)(x-2)) in u = x - 1.875, x in [0.75, 3]"),
 ]
+
+ABSOLUTE = {"erfA"}
 
 for name, g, a, b, sh, d32, d64, doc in SPECS:
     if sys.argv[1:] and name not in sys.argv[1:]:
         continue
     gg = lambda u, g=g, sh=sh: g(u + sh)
     w = lambda u, gg=gg: 1 / abs(gg(u))
+    if name in ABSOLUTE:
+        w = lambda u: 1
     tables = []
     for bits, d in ((32, d32), (64, d64)):
         if d == 0:
@@ -143,6 +168,7 @@ for name, g, a, b, sh, d32, d64, doc in SPECS:
         c = remez(gg, a - sh, b - sh, d, w)
         cr = [f32(x) if bits == 32 else mp.mpf(float(x)) for x in c]
         e = maxerr(cr, gg, a - sh, b - sh, w)
-        print("// %s binary%d degree %d: relative error 2^%.1f" % (name, bits, d, float(mp.log(e, 2))))
+        kind = "absolute" if name in ABSOLUTE else "relative"
+        print("// %s binary%d degree %d: %s error 2^%.1f" % (name, bits, d, kind, float(mp.log(e, 2))))
         tables.append("{" + ", ".join(float(x).hex() for x in cr) + "}")
     print('\t// %s\n\t"%s": {\n\t\t%s,\n\t\t%s,\n\t},' % (doc, name, tables[0], tables[1]))
