@@ -370,7 +370,10 @@ func (fs *fnState) broadcast(s *ir.Value, t *ir.Type) *ir.Value {
 	return fs.newValue(ir.OpConstruct, t, args...)
 }
 
-// dot expands OpDot into multiplies and adds, lane by lane in order.
+// dot expands OpDot into a multiply and fused multiply-adds, lane by
+// lane in order: OpDot is one instruction, whose rounding OpenCL leaves
+// open (dot's error bound is max^2 (2n-1) FLT_EPSILON), so contraction
+// rules do not apply inside it. IGC fuses likewise.
 func (fs *fnState) dot(in *spirv.Inst) {
 	t := fs.typOf(in)
 	a, b := fs.valOp(in, 2), fs.valOp(in, 3)
@@ -383,11 +386,11 @@ func (fs *fnState) dot(in *spirv.Inst) {
 		x.AuxInt = int64(i)
 		y := fs.newValue(ir.OpExtract, t, b)
 		y.AuxInt = int64(i)
-		p := fs.newValue(ir.OpFMul, t, x, y)
 		if sum == nil {
-			sum = p
+			sum = fs.newValue(ir.OpFMul, t, x, y)
 		} else {
-			sum = fs.newValue(ir.OpFAdd, t, sum, p)
+			sum = fs.newValue(ir.OpMath, t, x, y, sum)
+			sum.AuxInt = int64(grammar.OpenCLFma)
 		}
 	}
 	fs.def(in, sum)
