@@ -24,12 +24,18 @@ var (
 	fmt64 = &flt{bits: 64, mant: 52, bias: 1023}
 )
 
-func (f *flt) emin() int           { return 1 - f.bias }
-func (f *flt) expMask() int64      { return int64(2*f.bias + 1) }
-func (f *flt) minNormal() float64  { return math.Ldexp(1, f.emin()) }
-func (f *flt) maxFinite() float64  { return math.Ldexp(2-math.Ldexp(1, -f.mant), f.bias) }
-func (f *flt) belowOne() float64   { return 1 - math.Ldexp(1, -f.mant-1) }
-func (f *flt) denormShift() int    { return f.mant + 1 } // scales any denormal to a normal
+func (f *flt) emin() int          { return 1 - f.bias }
+func (f *flt) expMask() int64     { return int64(2*f.bias + 1) }
+func (f *flt) minNormal() float64 { return math.Ldexp(1, f.emin()) }
+func (f *flt) maxFinite() float64 { return math.Ldexp(2-math.Ldexp(1, -f.mant), f.bias) }
+func (f *flt) belowOne() float64  { return 1 - math.Ldexp(1, -f.mant-1) }
+func (f *flt) denormShift() int   { return f.mant + 1 } // scales any denormal to a normal
+
+// expLo and expHi bound the exponent k of 2^k past where it rounds to 0
+// and overflows; between them, k and k - k/2 are exponents of normals
+// (see scaleIn).
+func (f *flt) expLo() float64      { return -float64(f.bias + f.mant + 2) }
+func (f *flt) expHi() float64      { return float64(f.bias + 2) }
 func (f *flt) scalar() *ir.Type    { return ir.Float(f.bits) }
 func (f *flt) intScalar() *ir.Type { return ir.Int(f.bits) }
 func (f *flt) round(x float64) float64 {

@@ -73,7 +73,7 @@ func (m *mb) expReduce(x *ir.Value) (p, k *ir.Value) {
 // normal powers of two without clamping k (scaleIn).
 func (m *mb) exp(x *ir.Value) *ir.Value {
 	f := m.f
-	xc := m.clampNaN(x, -float64(f.bias+f.mant+2)*math.Ln2, float64(f.bias+2)*math.Ln2)
+	xc := m.clampNaN(x, f.expLo()*math.Ln2, f.expHi()*math.Ln2)
 	kf := m.rint(m.mul(xc, m.c(cLog2e.v(f))))
 	ln2 := cLn2.cw(f, 12)
 	r := m.fma(m.neg(kf), m.c(ln2.hi), xc)
@@ -81,26 +81,23 @@ func (m *mb) exp(x *ir.Value) *ir.Value {
 	return m.scaleIn(m.fma(r, m.poly(r, m.coef("expT")), m.c(1)), m.toInt(kf))
 }
 
-// exp2DD is 2^(z.hi + z.lo) (z.hi NaN gives NaN).
+// exp2DD is 2^(z.hi + z.lo) (z.hi NaN gives NaN), for exponents formed
+// to twice the working precision (pow, rootn, tgamma).
 func (m *mb) exp2DD(z dd) *ir.Value {
 	lim := m.expLimit(1.5)
 	zh := m.clampNaN(z.hi, -lim, lim)
 	k := m.rint(zh)
 	r := m.sub(zh, k)
-	if z.lo != nil {
-		// A clamped z.hi makes its low part meaningless.
-		r2 := m.fastTwoSum(r, m.sel(m.feq(zh, z.hi), z.lo, m.c(0)))
-		return m.scale(m.expPoly(m.mulC(r2, cLn2.dd(m.f))), m.toInt(k))
-	}
-	t := m.mulC(dd{r, m.c(0)}, cLn2.dd(m.f))
-	return m.scale(m.expPoly(t), m.toInt(k))
+	// A clamped z.hi makes its low part meaningless.
+	r2 := m.fastTwoSum(r, m.sel(m.feq(zh, z.hi), z.lo, m.c(0)))
+	return m.scale(m.expPoly(m.mulC(r2, cLn2.dd(m.f))), m.toInt(k))
 }
 
 // exp2E is 2^x = 2^k 2^r, r = x - k exact, 2^r = 1 + r T(r), with exp's
-// clamping (exp2DD, for pow's twice-precise exponents, needs more).
+// clamping.
 func exp2E(m *mb, a []*ir.Value) *ir.Value {
 	f := m.f
-	x := m.clampNaN(a[0], -float64(f.bias+f.mant+2), float64(f.bias+2))
+	x := m.clampNaN(a[0], f.expLo(), f.expHi())
 	k := m.rint(x)
 	r := m.sub(x, k)
 	return m.scaleIn(m.fma(r, m.poly(r, m.coef("exp2T")), m.c(1)), m.toInt(k))
