@@ -194,7 +194,7 @@ func (m *mb) log(x *ir.Value, kadd int64) *ir.Value {
 // log(1 + f) = f + f^2 Q(f). It has no division, unlike logParts, whose
 // twice-precise result only pow needs.
 func (m *mb) logPoly(x *ir.Value, kadd int64) *ir.Value {
-	k, r := m.logPolyParts(x)
+	k, r := m.logPolyParts(x, nil)
 	if kadd != 0 {
 		k = m.add(k, m.c(float64(kadd)))
 	}
@@ -203,8 +203,9 @@ func (m *mb) logPoly(x *ir.Value, kadd int64) *ir.Value {
 }
 
 // logPolyParts splits finite x > 0 into k (as a float) and log(1 + f)
-// (see logPoly).
-func (m *mb) logPolyParts(x *ir.Value) (k, r *ir.Value) {
+// (see logPoly), plus extra when not nil (log1p's low part, added to
+// the small f^2 Q(f) before f, so that the sum rounds once).
+func (m *mb) logPolyParts(x, extra *ir.Value) (k, r *ir.Value) {
 	f := m.f
 	den := m.lt(x, m.c(f.minNormal()))
 	ds := f.denormShift()
@@ -215,7 +216,11 @@ func (m *mb) logPolyParts(x *ir.Value) (k, r *ir.Value) {
 	mm := m.fromBits(m.isub(b, m.shl(ki, m.ci(int64(f.mant)))))
 	ki = m.isub(ki, m.sel(den, m.ci(int64(ds)), m.ci(0)))
 	fv := m.sub(mm, m.c(1)) // exact
-	return m.toFloat(ki), m.fma(m.mul(fv, fv), m.poly(fv, m.coef("logQ")), fv)
+	q := m.poly(fv, m.coef("logQ"))
+	if extra != nil {
+		return m.toFloat(ki), m.add(fv, m.fma(m.mul(fv, fv), q, extra))
+	}
+	return m.toFloat(ki), m.fma(m.mul(fv, fv), q, fv)
 }
 
 // log2DD is log2(x) for finite x > 0 as a dd.
@@ -228,7 +233,7 @@ func (m *mb) log2DD(x *ir.Value) dd {
 
 func log2E(m *mb, a []*ir.Value) *ir.Value {
 	if m.coef("logQ") != nil {
-		k, r := m.logPolyParts(a[0])
+		k, r := m.logPolyParts(a[0], nil)
 		return m.logSpecial(a[0], m.fma(r, m.c(cLog2e.v(m.f)), k))
 	}
 	return m.logSpecial(a[0], m.val(m.log2DD(a[0])))
@@ -237,7 +242,7 @@ func log2E(m *mb, a []*ir.Value) *ir.Value {
 func log10E(m *mb, a []*ir.Value) *ir.Value {
 	x := a[0]
 	if m.coef("logQ") != nil {
-		k, r := m.logPolyParts(x)
+		k, r := m.logPolyParts(x, nil)
 		lg2 := cLog10_2.cw(m.f, 12)
 		t := m.fma(r, m.c(cLog10e.v(m.f)), m.mul(k, m.c(lg2.lo)))
 		return m.logSpecial(x, m.fma(k, m.c(lg2.hi), t))
@@ -253,8 +258,15 @@ func log10E(m *mb, a []*ir.Value) *ir.Value {
 // log1p is log(1 + x) with 1 + x carried exactly as a dd.
 func (m *mb) log1p(x *ir.Value) *ir.Value {
 	u := m.twoSum(m.c(1), x)
-	k, l := m.logParts(u.hi)
-	r := m.logJoin(k, l, m.div(u.lo, u.hi))
+	var r *ir.Value
+	if m.coef("logQ") != nil {
+		k, l := m.logPolyParts(u.hi, m.div(u.lo, u.hi))
+		ln2 := cLn2.cw(m.f, 12)
+		r = m.fma(k, m.c(ln2.hi), m.fma(k, m.c(ln2.lo), l))
+	} else {
+		k, l := m.logParts(u.hi)
+		r = m.logJoin(k, l, m.div(u.lo, u.hi))
+	}
 	r = m.logSpecial(u.hi, r)
 	return m.sel(m.feq(x, m.c(0)), x, r)
 }
