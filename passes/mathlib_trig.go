@@ -94,41 +94,54 @@ var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, tw
 
 // payneHanek reduces finite ax >= pi/4 (binary32): ax = m 2^(e-23), and
 // the bits t_j of 2/pi with m 2^(e-23-j) mod 4 nonzero and above 2^-70
-// are a 96-bit window starting at bit e-24.
+// are a 96-bit window starting at bit e-24. The window and its product
+// with m are formed in 32-bit words (a 64-bit integer operation is
+// several on most targets); only the fraction's conversion to a dd
+// takes 64 bits.
 func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
-	t64 := m.shape(ir.I64)
-	c := func(x int64) *ir.Value { return m.cit(t64, x) }
 	b := m.bits(ax)
 	e := m.iclamp(m.isub(m.lshr(b, m.ci(23)), m.ci(127)), -1, 127)
-	mant := m.iconv(m.or(m.and(b, m.ci(0x7fffff)), m.ci(0x800000)), 64, false)
-	p := m.iconv(m.iadd(e, m.ci(7)), 64, false) // bit index in twoOverPi32
-	idx := m.lshr(p, c(5))
-	sh := m.and(p, c(31))
+	mant := m.or(m.and(b, m.ci(0x7fffff)), m.ci(0x800000))
+	p := m.iadd(e, m.ci(7)) // bit index in twoOverPi32
+	idx := m.lshr(p, m.ci(5))
+	sh := m.and(p, m.ci(31))
 	word := func(i int) *ir.Value {
 		words := twoOverPi32()
-		w := c(int64(words[i]))
+		w := m.ci(int64(words[i]))
 		for k := 1; k <= 4; k++ {
-			w = m.sel(m.ieq(idx, c(int64(k))), c(int64(words[i+k])), w)
+			w = m.sel(m.ieq(idx, m.ci(int64(k))), m.ci(int64(words[i+k])), w)
 		}
 		return w
 	}
-	A := m.or(m.shl(word(0), c(32)), word(1))
-	B := m.or(m.shl(word(2), c(32)), word(3))
-	hi := m.or(m.shl(A, sh), m.lshr(m.lshr(B, c(1)), m.isub(c(63), sh)))
-	mask := c(0xffffffff)
-	w0, w1 := m.lshr(hi, c(32)), m.and(hi, mask)
-	w2 := m.lshr(m.shl(B, sh), c(32))
-	p2 := m.imul(mant, w2)
-	p1 := m.iadd(m.imul(mant, w1), m.lshr(p2, c(32)))
-	p0 := m.iadd(m.imul(mant, w0), m.lshr(p1, c(32)))
-	y := m.or(m.shl(p0, c(32)), m.and(p1, mask)) // x 2/pi mod 4, times 2^62
-	q64 := m.lshr(m.iadd(y, c(1<<61)), c(62))
-	fr := m.isub(y, m.shl(q64, c(62)))
+	ws := [4]*ir.Value{word(0), word(1), word(2), word(3)}
+	// Window word j: bits sh.. of word j, then the top sh bits of the
+	// next (two shifts, so that sh = 0 takes none).
+	win := func(j int) *ir.Value {
+		next := m.lshr(m.lshr(ws[j+1], m.ci(1)), m.isub(m.ci(31), sh))
+		return m.or(m.shl(ws[j], sh), next)
+	}
+	w0, w1, w2 := win(0), win(1), win(2)
+	// y = m (w0 w1 w2) / 2^32 mod 2^64 = x 2/pi mod 4, times 2^62:
+	// the low word of m w1 plus the high word of m w2, and above it
+	// the low word of m w0 plus the high word of m w1 and the carry.
+	t := m.it()
+	h2 := m.call("u_mul_hi", t, mant, w2)
+	l1 := m.imul(mant, w1)
+	lo := m.iadd(l1, h2)
+	carry := m.sel(m.ult(lo, l1), m.ci(1), m.ci(0))
+	hi := m.iadd(m.iadd(m.imul(mant, w0), m.call("u_mul_hi", t, mant, w1)), carry)
+	// q = (y + 2^61) >> 62 and the fraction y - q 2^62, which fits in
+	// a signed 64-bit integer.
+	q = m.lshr(m.iadd(hi, m.ci(1<<29)), m.ci(30))
+	t64 := m.shape(ir.I64)
+	c := func(x int64) *ir.Value { return m.cit(t64, x) }
+	frHi := m.iconv(m.isub(hi, m.shl(q, m.ci(30))), 64, false)
+	fr := m.or(m.shl(frHi, c(32)), m.iconv(lo, 64, false))
 	fh := m.op(ir.OpSToF, m.ft(), fr)
 	fl := m.op(ir.OpSToF, m.ft(), m.isub(fr, m.op(ir.OpFToS, t64, fh)))
 	s := m.c(0x1p-62)
 	r = m.mulC(dd{m.mul(fh, s), m.mul(fl, s)}, cPiO2.dd(m.f))
-	return m.iconv(q64, 32, false), r
+	return q, r
 }
 
 // trigPi is sinpi, cospi or tanpi: x = k/2 + r exactly, |r| <= 1/4.
