@@ -94,10 +94,8 @@ var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, tw
 
 // payneHanek reduces finite ax >= pi/4 (binary32): ax = m 2^(e-23), and
 // the bits t_j of 2/pi with m 2^(e-23-j) mod 4 nonzero and above 2^-70
-// are a 96-bit window starting at bit e-24. The window and its product
-// with m are formed in 32-bit words (a 64-bit integer operation is
-// several on most targets); only the fraction's conversion to a dd
-// takes 64 bits.
+// are a 96-bit window starting at bit e-24. Everything is in 32-bit
+// words: a 64-bit integer operation is several on most targets.
 func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
 	b := m.bits(ax)
 	e := m.iclamp(m.isub(m.lshr(b, m.ci(23)), m.ci(127)), -1, 127)
@@ -130,17 +128,26 @@ func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
 	lo := m.iadd(l1, h2)
 	carry := m.sel(m.ult(lo, l1), m.ci(1), m.ci(0))
 	hi := m.iadd(m.iadd(m.imul(mant, w0), m.call("u_mul_hi", t, mant, w1)), carry)
-	// q = (y + 2^61) >> 62 and the fraction y - q 2^62, which fits in
-	// a signed 64-bit integer.
+	// q = (y + 2^61) >> 62 and the fraction f = y - q 2^62, a signed
+	// 64-bit integer (high word fh, low word lo) in [-2^61, 2^61).
 	q = m.lshr(m.iadd(hi, m.ci(1<<29)), m.ci(30))
-	t64 := m.shape(ir.I64)
-	c := func(x int64) *ir.Value { return m.cit(t64, x) }
-	frHi := m.iconv(m.isub(hi, m.shl(q, m.ci(30))), 64, false)
-	fr := m.or(m.shl(frHi, c(32)), m.iconv(lo, 64, false))
-	fh := m.op(ir.OpSToF, m.ft(), fr)
-	fl := m.op(ir.OpSToF, m.ft(), m.isub(fr, m.op(ir.OpFToS, t64, fh)))
+	fh := m.isub(hi, m.shl(q, m.ci(30)))
+	// |f| in words, then exactly as a + b + c with a, b and c exact
+	// floats: a the high word (rounded) times 2^32, b the high word's
+	// rounding error times 2^32 plus the low word's top half, c the low
+	// word's bottom half; a + b, error-free, then c.
+	neg := m.slt(fh, m.ci(0))
+	borrow := m.sel(m.ine(lo, m.ci(0)), m.ci(1), m.ci(0))
+	mh := m.sel(neg, m.isub(m.isub(m.ci(0), fh), borrow), fh)
+	ml := m.sel(neg, m.isub(m.ci(0), lo), lo)
+	fa := m.toFloat(mh)
+	da := m.toFloat(m.isub(mh, m.toInt(fa)))
+	fb := m.fma(da, m.c(0x1p32), m.mul(m.toFloat(m.lshr(ml, m.ci(16))), m.c(0x1p16)))
+	ab := m.fastTwoSum(m.mul(fa, m.c(0x1p32)), fb)
+	f := dd{ab.hi, m.add(ab.lo, m.toFloat(m.and(ml, m.ci(0xffff))))}
+	f = m.selDD(neg, m.ddNeg(f), f)
 	s := m.c(0x1p-62)
-	r = m.mulC(dd{m.mul(fh, s), m.mul(fl, s)}, cPiO2.dd(m.f))
+	r = m.mulC(dd{m.mul(f.hi, s), m.mul(f.lo, s)}, cPiO2.dd(m.f))
 	return q, r
 }
 
