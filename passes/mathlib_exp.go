@@ -9,13 +9,13 @@ import (
 // Exponentials, logarithms and powers. exp reduces x = k ln2 + t
 // (Cody-Waite: k ln2_hi is exact) and evaluates e^t = 1 + t T(t), exp2
 // likewise 2^t; the other exponentials e^t = 1 + t + t^2 P(t), t carried
-// as a dd where it must be. log, log2 and log10 (binary32) split x = 2^k (1 + f) with
-// 1 + f in [2/3, 4/3) and evaluate log(1 + f) = f + f^2 Q(f), with no
-// division. pow (and binary64 log) split x = 2^k m with m in
-// [sqrt(1/2), sqrt(2)) and evaluate log(m) = 2 atanh(s), s =
-// (m-1)/(m+1), carrying s to twice the working precision so that
-// log2(x) is good to about 2^-30 relative (binary32), enough for pow's
-// 2^(y log2 x) up to the overflow threshold.
+// as a dd where it must be. log, log2, log10 and log1p (binary32) split
+// x = 2^k (1 + f) with 1 + f in [2/3, 4/3) and evaluate log(1 + f) =
+// f + f^2 Q(f), with no division. pow (and binary64 log) split
+// x = 2^k m with m in [sqrt(1/2), sqrt(2)) and evaluate log(m) =
+// 2 atanh(s), s = (m-1)/(m+1), carrying s to twice the working precision
+// so that log2(x) is good to about 2^-30 relative (binary32), enough for
+// pow's 2^(y log2 x) up to the overflow threshold.
 
 func regExp() {
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.exp(a[0]) }), "exp")
@@ -180,7 +180,7 @@ func (m *mb) logJoin(k *ir.Value, l dd, extra *ir.Value) *ir.Value {
 // log is log(x) + kadd ln2 (kadd 1 gives log(2x) without overflow).
 func (m *mb) log(x *ir.Value, kadd int64) *ir.Value {
 	if m.coef("logQ") != nil {
-		return m.logSpecial(x, m.logPoly(x, kadd))
+		return m.logSpecial(x, m.logPoly(x, kadd, nil))
 	}
 	k, l := m.logParts(x)
 	if kadd != 0 {
@@ -192,9 +192,9 @@ func (m *mb) log(x *ir.Value, kadd int64) *ir.Value {
 // logPoly is log(x) + kadd ln2 for finite x > 0, where the format has a
 // "logQ" fit: x = 2^k (1 + f) with 1 + f in [2/3, 4/3) and f exact, and
 // log(1 + f) = f + f^2 Q(f). It has no division, unlike logParts, whose
-// twice-precise result only pow needs.
-func (m *mb) logPoly(x *ir.Value, kadd int64) *ir.Value {
-	k, r := m.logPolyParts(x, nil)
+// twice-precise result only pow needs. extra is as for logPolyParts.
+func (m *mb) logPoly(x *ir.Value, kadd int64, extra *ir.Value) *ir.Value {
+	k, r := m.logPolyParts(x, extra)
 	if kadd != 0 {
 		k = m.add(k, m.c(float64(kadd)))
 	}
@@ -260,9 +260,7 @@ func (m *mb) log1p(x *ir.Value) *ir.Value {
 	u := m.twoSum(m.c(1), x)
 	var r *ir.Value
 	if m.coef("logQ") != nil {
-		k, l := m.logPolyParts(u.hi, m.div(u.lo, u.hi))
-		ln2 := cLn2.cw(m.f, 12)
-		r = m.fma(k, m.c(ln2.hi), m.fma(k, m.c(ln2.lo), l))
+		r = m.logPoly(u.hi, 0, m.div(u.lo, u.hi))
 	} else {
 		k, l := m.logParts(u.hi)
 		r = m.logJoin(k, l, m.div(u.lo, u.hi))
