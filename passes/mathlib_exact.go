@@ -182,39 +182,63 @@ func logbE(m *mb, a []*ir.Value) *ir.Value {
 	return m.sel(m.isnan(x), x, r)
 }
 
-// remParts computes |x| rem |y| by long division on the integer
-// significands, 64-(mant+1) bits of exponent difference per step, in
-// straight-line code (binary32 only: binary64 would need a loop). It
-// returns the remainder magnitude and the low bits of the quotient.
+// remParts computes |x| rem |y| (binary32) by long division on the
+// significands, remChunk bits of quotient per step, in floating point:
+// with x = X 2^ex and y = Y 2^ey (X, Y in [1, 2)), a remainder R of
+// X 2^(ex-ey) by Y is reduced in steps R = R 2^c - q Y, where q is R 2^c/Y
+// rounded to an integer through a reciprocal of Y. R and Y are multiples
+// of 2^-23, so while the estimate of q is off by less than 1/2 the fused
+// step is exact (|R 2^c - q Y| < Y < 2): R stays in (-Y, Y), and one
+// addition of Y at the end makes it the remainder. The first step takes
+// the (ex-ey) mod remChunk bits, the others remChunk each, skipped once
+// the lane has none left: straight-line code, unlike a loop over one bit
+// per step (or a long division in 64-bit integers, which the devices
+// emulate). It returns the remainder magnitude and the low bits of the
+// quotient, as an integer.
 func (m *mb) remParts(ax, ay *ir.Value) (r, q *ir.Value) {
-	t64 := m.shape(ir.I64)
-	c := func(x int64) *ir.Value { return m.cit(t64, x) }
-	sig := func(v *ir.Value) (mant, e *ir.Value) {
-		b := m.bits(v)
-		ef := m.lshr(b, m.ci(23))
-		mant = m.iconv(m.or(m.and(b, m.ci(0x7fffff)), m.sel(m.ieq(ef, m.ci(0)), m.ci(0), m.ci(0x800000))), 64, false)
-		return mant, m.imax(ef, m.ci(1))
+	xm, ex := m.safeDecompose(ax)
+	ym, ey := m.safeDecompose(ay)
+	nb := m.imax(m.isub(ex, ey), m.ci(0))
+	// nb/remChunk for nb in [0, 276] (ex <= 127, ey >= -149), by a
+	// multiplication: its error, below nb 2^-18, never reaches the next
+	// integer.
+	full := m.lshr(m.imul(nb, m.ci(remRecip)), m.ci(16))
+	first := m.isub(nb, m.imul(full, m.ci(remChunk)))
+	// The reciprocal, refined by a Newton step so that the estimates
+	// hold whatever the accuracy of the hardware's.
+	inv := m.div(m.c(1), ym)
+	inv = m.fma(m.fma(m.neg(ym), inv, m.c(1)), inv, inv)
+	step := func(rx, scale *ir.Value) (*ir.Value, *ir.Value) {
+		s := m.mul(rx, scale)
+		qs := m.rint(m.mul(s, inv))
+		return m.fma(m.neg(qs), ym, s), qs
 	}
-	mx, ex := sig(ax)
-	my, ey := sig(ay)
-	d := m.iconv(m.imax(m.isub(ex, ey), m.ci(0)), 64, false)
-	const chunk, steps = 40, 7 // 7*40 >= 254 + 23
-	q0 := m.op(ir.OpUDiv, t64, mx, my)
-	rem := m.op(ir.OpURem, t64, mx, my)
-	var last *ir.Value
-	for i := 0; i < steps; i++ {
-		s := m.iclamp(m.isub(d, c(int64(chunk*(steps-1-i)))), 0, chunk)
-		n := m.shl(rem, s)
-		last = m.op(ir.OpUDiv, t64, n, my)
-		rem = m.op(ir.OpURem, t64, n, my)
+	rx, qf := step(xm, m.pow2(first))
+	big := m.c(math.Ldexp(1, remChunk))
+	for i := 0; i < remSteps; i++ {
+		on := m.slt(m.ci(int64(i)), full)
+		rs, qs := step(rx, big)
+		rx, qf = m.sel(on, rs, rx), m.sel(on, qs, qf)
 	}
-	quo := m.sel(m.ult(d, c(chunk)), m.iadd(m.shl(q0, d), last), last)
-	// rem 2^(ey - bias - mant), exact: in two steps so that no factor is
-	// denormal.
-	rf := m.scale(m.op(ir.OpUToF, m.ft(), rem), m.isub(ey, m.ci(int64(m.f.bias+m.f.mant))))
+	neg := m.lt(rx, m.c(0))
+	rx = m.sel(neg, m.add(rx, ym), rx)
+	qi := m.isub(m.toInt(qf), m.sel(neg, m.ci(1), m.ci(0)))
+	// R 2^ey, exact (the remainder is a binary32 number): in two steps
+	// so that no factor is denormal.
+	rf := m.scaleIn(rx, ey)
 	less := m.lt(ax, ay)
-	return m.sel(less, ax, rf), m.sel(less, c(0), quo)
+	return m.sel(less, ax, rf), m.sel(less, m.ci(0), qi)
 }
+
+// remChunk is the quotient bits of a step of remParts: below 2^21, the
+// quotient's estimate from a reciprocal good to 2^-23 is off by less
+// than 1/2. remSteps steps of it, after the first, cover the largest
+// exponent difference (127 + 149); remRecip is 2^16/remChunk rounded up.
+const (
+	remChunk = 20
+	remSteps = 13
+	remRecip = 3277
+)
 
 func fmodE(m *mb, a []*ir.Value) *ir.Value {
 	x, y := a[0], a[1]
