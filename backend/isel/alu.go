@@ -46,6 +46,20 @@ func (s *sel) binary(v *ir.Value) {
 	if info.signed {
 		t = signed(t)
 	}
+	if v.Op == ir.OpFDiv && (t == visa.F || t == visa.HF) {
+		if k, ok := unitNumerator(a); ok {
+			// 1/y: the finalizer divides as x * inv(y), a multiply by
+			// 1.0 after the inv.
+			for c := 0; c < st.lanes; c++ {
+				y := s.src(b, c, t)
+				if k < 0 {
+					y = s.negate(y)
+				}
+				s.emit(visa.OpInv, s.exec(st), s.dstOf(st, c, t), y)
+			}
+			return
+		}
+	}
 	for c := 0; c < st.lanes; c++ {
 		x, y := s.src(a, c, t), s.src(b, c, t)
 		if info.neg {
@@ -411,4 +425,32 @@ func (s *sel) anyAll(v *ir.Value) {
 	for c := 1; c < a.lanes; c++ {
 		s.emit(op, e, visa.PredOpnd(p), visa.PredOpnd(p), visa.PredOpnd(s.predOf(a, c)))
 	}
+}
+
+// unitNumerator reports a numerator of 1 or -1 (every component the
+// same), with its sign.
+func unitNumerator(a *ir.Value) (float64, bool) {
+	for a.Op == ir.OpCopy {
+		a = a.Args[0]
+	}
+	if a.Op == ir.OpConstruct {
+		var k float64
+		for i, x := range a.Args {
+			kx, ok := unitNumerator(x)
+			if !ok || i > 0 && kx != k {
+				return 0, false
+			}
+			k = kx
+		}
+		return k, len(a.Args) > 0
+	}
+	bits, ok := a.IsConst()
+	if !ok {
+		return 0, false
+	}
+	f := ir.FloatValue(a.Type.Scalar(), uint64(bits))
+	if f == 1 || f == -1 {
+		return f, true
+	}
+	return 0, false
 }
