@@ -22,9 +22,11 @@ import (
 //     or in SLM;
 //   - legacy: one element (gather_scaled/scatter_scaled of a dword on a
 //     surface or SLM; svm_gather/svm_scatter of a dword or a qword
-//     otherwise); a store of two, four or eight dwords on a surface or
-//     SLM is a scatter of a dword per lane. Loaded vectors stay per lane
-//     there (see oneLane).
+//     otherwise); a load of 16 or 32 bytes is one block read
+//     (oword_ld_unaligned on a surface or SLM, svm_block_ld at an
+//     oword-aligned address: see blockLoad); a store of two, four or
+//     eight dwords on a surface or SLM is a scatter of a dword per lane.
+//     Other loaded vectors stay per lane there (see oneLane).
 //
 // The message runs unmasked, as scalar code does: in a block some lane
 // reaches, at an address every such lane computed.
@@ -78,12 +80,27 @@ func (s *sel) oneLane(ptr *ir.Value, t *ir.Type, mf ir.MemFlags, store bool) boo
 		return true
 	}
 	// A store on a surface or SLM writes up to eight dwords as a
-	// scatter of a dword per lane (oneLaneMessage). Loads do not: the
-	// registers so many scalar vectors free made register allocation's
-	// model take SIMD32 for BinomialOption on TGLLP, where GenX_IR then
-	// spilled 2 KB. A store's value has the storage it had.
+	// scatter of a dword per lane (oneLaneMessage); a load of four or
+	// eight dwords is a block read. (Loads as dword scatters would take
+	// a message as long as a per-lane gather's.) A store's value has
+	// the storage it had.
 	words := n * sz / 4
-	return store && !stateless && (words == 2 || words == 4 || words == 8)
+	if !store {
+		return blockLoad(words, mf.Align(), stateless)
+	}
+	return !stateless && (words == 2 || words == 4 || words == 8)
+}
+
+// blockLoad reports whether a one-lane load of words dwords is one
+// block message on the legacy data port: one or two owords, from a
+// surface or SLM at a dword-aligned offset (oword_ld_unaligned), or at
+// an oword-aligned address (svm_block_ld). The block is exactly the
+// value, so nothing past it is read.
+func blockLoad(words, align int, stateless bool) bool {
+	if words != 4 && words != 8 {
+		return false
+	}
+	return !stateless || align >= 16
 }
 
 // scalarLoad emits the one-lane message of a load into scalar storage.
@@ -153,9 +170,23 @@ func (s *sel) oneLaneMessage(a access, data *visa.Var) {
 		s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz), 1}, Args: []visa.Operand{rawAddr, raw}})
 		return
 	}
+	words := n * sz / 4
+	if a.load && blockLoad(words, a.align, stateless) {
+		owords := []int64{int64(words / 4)}
+		if stateless {
+			s.k.Emit(&visa.Inst{Op: visa.OpSvmBlockLd, Lits: owords, Args: []visa.Operand{visa.Scalar(addr, 0), raw}})
+			return
+		}
+		surf := visa.State(visa.SLM)
+		if !local {
+			surf = s.surfaceVar(a.surf - 1)
+		}
+		s.k.Emit(&visa.Inst{Op: visa.OpOwordLdUnaligned, Lits: owords, Args: []visa.Operand{surf, visa.Scalar(addr, 0), raw}})
+		return
+	}
 	// A dword per lane, at the offsets of the value's dwords: their data
 	// is the value's bytes in order.
-	if words := n * sz / 4; words > 1 {
+	if words > 1 {
 		addrs := s.payload(visa.UD, words)
 		ne := visa.NM(words)
 		if words <= 4 {
