@@ -162,14 +162,6 @@ func (s *sel) oneLaneMessage(a access, data *visa.Var) {
 		s.lscMessage(a, e, visa.LSCShape(size, n, true), rawAddr, raw)
 		return
 	}
-	if stateless {
-		op := visa.OpSvmGather
-		if !a.load {
-			op = visa.OpSvmScatter
-		}
-		s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz), 1}, Args: []visa.Operand{rawAddr, raw}})
-		return
-	}
 	words := n * sz / 4
 	if a.load && blockLoad(words, a.align, stateless) {
 		owords := []int64{int64(words / 4)}
@@ -182,6 +174,14 @@ func (s *sel) oneLaneMessage(a access, data *visa.Var) {
 			surf = s.surfaceVar(a.surf - 1)
 		}
 		s.k.Emit(&visa.Inst{Op: visa.OpOwordLdUnaligned, Lits: owords, Args: []visa.Operand{surf, visa.Scalar(addr, 0), raw}})
+		return
+	}
+	if stateless {
+		op := visa.OpSvmGather
+		if !a.load {
+			op = visa.OpSvmScatter
+		}
+		s.k.Emit(&visa.Inst{Op: op, Exec: e, Lits: []int64{int64(sz), 1}, Args: []visa.Operand{rawAddr, raw}})
 		return
 	}
 	// A dword per lane, at the offsets of the value's dwords: their data
