@@ -75,10 +75,12 @@ func (s *sel) gotoLabel(p visa.Pred, l *visa.Var) {
 	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: p, Exec: e, Args: []visa.Operand{visa.LabelOpnd(l)}})
 }
 
-// copy is a phi operand copy on an edge: dst gets src's value.
+// copy is a phi operand copy on an edge: dst, the storage of phi, gets
+// src's value.
 type copy struct {
 	dst, src *store
 	pred     visa.Pred
+	phi      *ir.Value
 }
 
 // edgeCopies returns the copies for the phis of succ on the edge from b.
@@ -91,7 +93,7 @@ func (s *sel) edgeCopies(b, succ *ir.Block, p visa.Pred) []copy {
 		}
 		if a := v.Args[i]; a != v && a.Op != ir.OpUndef {
 			if dst, src := s.get(v), s.get(a); dst != src { // an exit phi taking its header phi's own value: nothing to move
-				cs = append(cs, copy{dst: dst, src: src, pred: p})
+				cs = append(cs, copy{dst: dst, src: src, pred: p, phi: v})
 			}
 		}
 	}
@@ -141,7 +143,81 @@ func (s *sel) copiesIf(b *ir.Block, p *visa.Var) {
 	// the same variable). The preheader then leaves it out.
 	s.copyEarly(b, b.Succs[1], cs)
 	s.copyEarly(b, b.Succs[0], els)
+	// A copy into a phi whose value the other edge's lanes no longer
+	// read (a loop's latch: the header phi, dead past the exit) is made
+	// for every lane. Unpredicated, the finalizer can have the copy's
+	// source written in the phi's registers (the next value of an
+	// induction variable), and the move is gone.
+	s.unpredicate(cs, b.Succs[1], els)
+	s.unpredicate(els, b.Succs[0], cs)
 	s.parallel(append(cs, els...))
+}
+
+// unpredicate drops the predicate of each copy of cs into a phi that is
+// not live into other, the successor on the other edge, whose copies
+// are others.
+func (s *sel) unpredicate(cs []copy, other *ir.Block, others []copy) {
+	for i, c := range cs {
+		if c.pred.Var == nil || c.phi == nil || c.dst.preds != nil {
+			continue
+		}
+		shared := false
+		for _, d := range others {
+			shared = shared || d.dst == c.dst
+		}
+		if !shared && !s.liveIn(c.phi, other) {
+			cs[i].pred = visa.Pred{}
+		}
+	}
+}
+
+// liveIn reports whether v may be read in b or after it before being
+// defined again: a use (a phi's on the edge from its predecessor) is
+// reachable from b without passing v's block, or v's storage is another
+// value's too (an exit phi's, see shareExits).
+func (s *sel) liveIn(v *ir.Value, b *ir.Block) bool {
+	for _, h := range s.exitOf {
+		if h == v {
+			return true
+		}
+	}
+	if s.useBlocks == nil {
+		s.useBlocks = map[int][]*ir.Block{}
+		for _, blk := range s.f.Blocks {
+			for _, u := range blk.Values {
+				for j, a := range u.Args {
+					switch {
+					case u.Op == ir.OpPhi:
+						s.useBlocks[a.ID] = append(s.useBlocks[a.ID], blk.Preds[j])
+					default:
+						s.useBlocks[a.ID] = append(s.useBlocks[a.ID], blk)
+					}
+				}
+			}
+			if c := blk.Control; c != nil {
+				s.useBlocks[c.ID] = append(s.useBlocks[c.ID], blk)
+			}
+		}
+	}
+	use := map[*ir.Block]bool{}
+	for _, u := range s.useBlocks[v.ID] {
+		use[u] = true
+	}
+	seen := map[*ir.Block]bool{v.Block: true}
+	stack := []*ir.Block{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if use[x] {
+			return true
+		}
+		stack = append(stack, x.Succs...)
+	}
+	return false
 }
 
 // shareExits gives each loop-exit phi that can live in a header phi's

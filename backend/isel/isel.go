@@ -149,6 +149,7 @@ type sel struct {
 	inPlace     map[int]*store                // by value ID: a component computed in its vector (placeComponents)
 	exitOf      map[int]*ir.Value             // by exit phi ID: the header phi whose variable it lives in (shareExits)
 	madeEarly   map[*ir.Block]map[*store]bool // phi copies a block's guard made for it (copyEarly)
+	useBlocks   map[int][]*ir.Block           // by value ID: the blocks that read it (liveIn), made on first need
 	rounding    int64                         // the control register's rounding mode now (setRounding)
 	fusedExt    []bool                        // by value ID: extensions read by their users (offset64)
 	folded      []bool                        // by value ID: private addresses that accesses compute (foldPrivate)
