@@ -251,6 +251,127 @@ func (s *sel) shareExits() {
 	}
 }
 
+// shareLatches gives a value computed at a loop's latch for the header
+// phi it feeds (i = i + step) the phi's variable, when nothing reads the
+// phi after it: the latch then copies nothing into the phi. The finalizer
+// would not merge the two itself, and the copy costs a move every
+// iteration. The value must be one instruction reading its operands
+// where it writes (an integer or float add, subtract or bitwise
+// operation, or a float multiply), of the phi's type, both per lane;
+// the phi's uses all in the loop (in the latch, at or before the value);
+// the value's uses the phi, later values of the latch and exit phis on
+// the latch's edges (past the latch the variable may be the phi's
+// again); the latch the header's only predecessor in the loop.
+func (s *sel) shareLatches() {
+	for _, h := range s.f.Blocks {
+		var latch *ir.Block
+		var body map[*ir.Block]bool
+		for _, p := range h.Preds {
+			if b := loopBody(s.f, h, p); b != nil {
+				if latch != nil {
+					latch = nil // two back edges
+					break
+				}
+				latch, body = p, b
+			}
+		}
+		if latch == nil {
+			continue
+		}
+		k := h.PredIndex(latch)
+		at := map[*ir.Value]int{}
+		for i, v := range latch.Values {
+			at[v] = i
+		}
+		for _, phi := range h.Values {
+			if phi.Op != ir.OpPhi {
+				break
+			}
+			v := phi.Args[k]
+			if v.Block != latch || v.Op == ir.OpPhi || !latchOp(v) || v.Type != phi.Type || phi.Type.Kind == ir.KVector ||
+				s.scalar[v.ID] || s.scalar[phi.ID] || s.vals[v.ID] != nil || s.vals[phi.ID] != nil ||
+				s.folded[v.ID] || s.fusedExt[v.ID] || latch.Control == phi || s.latchOf[v.ID] != nil {
+				continue
+			}
+			if s.latchSafe(phi, v, latch, body, at) {
+				if s.latchOf == nil {
+					s.latchOf = map[int]*ir.Value{}
+				}
+				s.latchOf[v.ID] = phi
+			}
+		}
+	}
+}
+
+// latchOp reports the operations shareLatches lets write the variable
+// they read.
+func latchOp(v *ir.Value) bool {
+	switch v.Op {
+	case ir.OpAdd, ir.OpSub, ir.OpAnd, ir.OpOr, ir.OpXor:
+		return v.Type.Kind == ir.KInt && v.Type.Bits <= 64
+	case ir.OpFAdd, ir.OpFSub, ir.OpFMul:
+		return v.Type.Kind == ir.KFloat && v.Type.Bits == 32
+	}
+	return false
+}
+
+// latchSafe checks the uses of phi and of v, its value from the latch
+// (see shareLatches); at gives the positions of the latch's values.
+func (s *sel) latchSafe(phi, v *ir.Value, latch *ir.Block, body map[*ir.Block]bool, at map[*ir.Value]int) bool {
+	for _, b := range s.f.Blocks {
+		for _, u := range b.Values {
+			for j, a := range u.Args {
+				switch {
+				case a == phi && u.Op == ir.OpPhi:
+					// Read at the end of the predecessor: inside the loop
+					// and before the latch.
+					if p := b.Preds[j]; !body[p] || p == latch || !body[b] {
+						return false
+					}
+				case a == phi:
+					if !body[b] || b == latch && at[u] > at[v] {
+						return false
+					}
+				case a == v && u.Op == ir.OpPhi:
+					if b.Preds[j] != latch || b != phi.Block && body[b] {
+						return false
+					}
+				case a == v:
+					if b != latch || at[u] <= at[v] {
+						return false
+					}
+				}
+			}
+		}
+		if c := b.Control; c == phi && (!body[b] || b == latch) || c == v && b != latch {
+			return false
+		}
+	}
+	return true
+}
+
+// loopBody returns the blocks of the natural loop of the back edge p->h
+// (h and the blocks that reach p without passing h), or nil when p->h is
+// not a back edge (h does not dominate p: the entry reaches p without
+// passing h).
+func loopBody(f *ir.Func, h, p *ir.Block) map[*ir.Block]bool {
+	body := map[*ir.Block]bool{h: true}
+	stack := []*ir.Block{p}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if body[b] {
+			continue
+		}
+		if b == f.Entry() {
+			return nil
+		}
+		body[b] = true
+		stack = append(stack, b.Preds...)
+	}
+	return body
+}
+
 // parallel emits copies as if they happened at once: a source that is
 // also a destination is first saved in a temporary.
 func (s *sel) parallel(cs []copy) {

@@ -150,6 +150,7 @@ type sel struct {
 	exitOf      map[int]*ir.Value             // by exit phi ID: the header phi whose variable it lives in (shareExits)
 	madeEarly   map[*ir.Block]map[*store]bool // phi copies a block's guard made for it (copyEarly)
 	useBlocks   map[int][]*ir.Block           // by value ID: the blocks that read it (liveIn), made on first need
+	latchOf     map[int]*ir.Value             // by value ID: the header phi whose variable it lives in (shareLatches)
 	rounding    int64                         // the control register's rounding mode now (setRounding)
 	fusedExt    []bool                        // by value ID: extensions read by their users (offset64)
 	folded      []bool                        // by value ID: private addresses that accesses compute (foldPrivate)
@@ -216,6 +217,7 @@ func (s *sel) run() {
 	s.classify()
 	s.placeComponents()
 	s.shareExits()
+	s.shareLatches()
 	s.layoutPayload()
 	s.layoutSLM()
 	s.k.SetStrAttr("Target", "3d")

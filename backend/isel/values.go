@@ -178,6 +178,11 @@ func (s *sel) get(v *ir.Value) *store {
 		s.vals[v.ID] = st
 		return st
 	}
+	if h := s.latchOf[v.ID]; h != nil {
+		st := s.get(h)
+		s.vals[v.ID] = st
+		return st
+	}
 	t := v.Type
 	if t.Kind == ir.KStruct {
 		st := s.structStore(v, t)
