@@ -73,7 +73,7 @@ var Pipelines = [3][]string{
 		"copyelim", "inline", "deadcode", "simplifycfg",
 		"sroa", "mem2reg", "addrspace", "simplify", "sccp", "simplifycfg",
 		"cse", "licm", "unroll", "simplify", "sccp", "simplifycfg",
-		"cse", "narrow", "localaddr", "ifconv", "simplifycfg", "cse", "memcombine", "scalarize", "cse", "simplify", "deadcode", "simplifycfg", "sinkloads", "deadargs",
+		"cse", "narrow", "localaddr", "ifconv", "simplifycfg", "cse", "memcombine", "scalarize", "cse", "simplify", "scalarize", "simplify", "cse", "deadcode", "simplifycfg", "sinkloads", "deadargs",
 	},
 }
 

@@ -422,7 +422,14 @@ func elemOf(v *ir.Value, i int, t *ir.Type, r *rewriter) *ir.Value {
 		if int(v.AuxInt) == i {
 			return copySource(v.Args[1])
 		}
-		return elemOf(v.Args[0], i, t, r)
+		if w := elemOf(v.Args[0], i, t, r); w != nil {
+			return w
+		}
+		// Another lane: the vector's below, so that the insert may die
+		// (and with it, in scalarize, the lane it replaced).
+		w := r.add(ir.OpExtract, t, copySource(v.Args[0]))
+		w.AuxInt = int64(i)
+		return w
 	case ir.OpShuffle:
 		lanes, _ := v.Aux.([]int32)
 		l := int(lanes[i])

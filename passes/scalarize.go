@@ -55,12 +55,29 @@ var elementwiseClasses = map[ir.Class]bool{
 	ir.ClassFToI: true, ir.ClassIToF: true,
 }
 
+// elementwiseMath reports the built-ins that compute each component of
+// a vector result from the same components of vector operands of its
+// length: all but the geometric functions on whole vectors and the
+// shuffles (the others with vector operands of another length, or
+// scalar ones, elementwise rejects by their types).
+func elementwiseMath(fn ir.MathFn) bool {
+	switch fn.String() {
+	case "cross", "normalize", "fast_normalize", "shuffle", "shuffle2", "math?":
+		return false
+	}
+	return true
+}
+
 func elementwise(v *ir.Value) bool {
 	if v.Type.Kind != ir.KVector || v.Type.Elem.Kind == ir.KBool {
 		return false
 	}
 	info := v.Op.Info()
-	if info.Effect != ir.Pure || !elementwiseClasses[info.Class] {
+	if v.Op == ir.OpMath {
+		if !elementwiseMath(ir.MathFn(v.AuxInt)) {
+			return false
+		}
+	} else if info.Effect != ir.Pure || !elementwiseClasses[info.Class] {
 		return false
 	}
 	for _, a := range v.Args {
