@@ -263,21 +263,26 @@ func (s *sel) shareExits() {
 // the latch's edges (past the latch the variable may be the phi's
 // again); the latch the header's only predecessor in the loop.
 func (s *sel) shareLatches() {
+	var dom *ir.DomTree
 	for _, h := range s.f.Blocks {
-		var latch *ir.Block
-		var body map[*ir.Block]bool
-		for _, p := range h.Preds {
-			if b := loopBody(s.f, h, p); b != nil {
-				if latch != nil {
-					latch = nil // two back edges
-					break
-				}
-				latch, body = p, b
-			}
-		}
-		if latch == nil {
+		if len(h.Preds) < 2 || len(h.Values) == 0 || h.Values[0].Op != ir.OpPhi {
 			continue
 		}
+		if dom == nil {
+			dom = ir.Dominators(s.f)
+		}
+		var latch *ir.Block
+		backEdges := 0
+		for _, p := range h.Preds {
+			if dom.Reachable(p) && dom.Dominates(h, p) {
+				latch = p
+				backEdges++
+			}
+		}
+		if backEdges != 1 {
+			continue
+		}
+		body := loopBody(h, latch)
 		k := h.PredIndex(latch)
 		at := map[*ir.Value]int{}
 		for i, v := range latch.Values {
@@ -350,11 +355,9 @@ func (s *sel) latchSafe(phi, v *ir.Value, latch *ir.Block, body map[*ir.Block]bo
 	return true
 }
 
-// loopBody returns the blocks of the natural loop of the back edge p->h
-// (h and the blocks that reach p without passing h), or nil when p->h is
-// not a back edge (h does not dominate p: the entry reaches p without
-// passing h).
-func loopBody(f *ir.Func, h, p *ir.Block) map[*ir.Block]bool {
+// loopBody returns the blocks of the natural loop of the back edge p->h:
+// h and the blocks that reach p without passing h.
+func loopBody(h, p *ir.Block) map[*ir.Block]bool {
 	body := map[*ir.Block]bool{h: true}
 	stack := []*ir.Block{p}
 	for len(stack) > 0 {
@@ -362,9 +365,6 @@ func loopBody(f *ir.Func, h, p *ir.Block) map[*ir.Block]bool {
 		stack = stack[:len(stack)-1]
 		if body[b] {
 			continue
-		}
-		if b == f.Entry() {
-			return nil
 		}
 		body[b] = true
 		stack = append(stack, b.Preds...)
