@@ -203,8 +203,15 @@ func (s *sel) liveIn(v *ir.Value, b *ir.Block) bool {
 	for _, u := range s.useBlocks[v.ID] {
 		use[u] = true
 	}
-	seen := map[*ir.Block]bool{v.Block: true}
-	stack := []*ir.Block{b}
+	succs := func(x *ir.Block) []*ir.Block { return x.Succs }
+	return walk(b, map[*ir.Block]bool{v.Block: true}, succs, func(x *ir.Block) bool { return use[x] })
+}
+
+// walk visits the blocks reached from start along next, but for those
+// in seen (which it adds the visited to), and reports whether stop (if
+// given) held for one of them, where it stops.
+func walk(start *ir.Block, seen map[*ir.Block]bool, next func(*ir.Block) []*ir.Block, stop func(*ir.Block) bool) bool {
+	stack := []*ir.Block{start}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -212,10 +219,10 @@ func (s *sel) liveIn(v *ir.Value, b *ir.Block) bool {
 			continue
 		}
 		seen[x] = true
-		if use[x] {
+		if stop != nil && stop(x) {
 			return true
 		}
-		stack = append(stack, x.Succs...)
+		stack = append(stack, next(x)...)
 	}
 	return false
 }
@@ -359,16 +366,7 @@ func (s *sel) latchSafe(phi, v *ir.Value, latch *ir.Block, body map[*ir.Block]bo
 // h and the blocks that reach p without passing h.
 func loopBody(h, p *ir.Block) map[*ir.Block]bool {
 	body := map[*ir.Block]bool{h: true}
-	stack := []*ir.Block{p}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if body[b] {
-			continue
-		}
-		body[b] = true
-		stack = append(stack, b.Preds...)
-	}
+	walk(p, body, func(x *ir.Block) []*ir.Block { return x.Preds }, nil)
 	return body
 }
 
