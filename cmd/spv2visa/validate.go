@@ -40,7 +40,9 @@ spv2visa validate -rules                 # list every rule id`), stdout, stderr)
 		}
 		return exitOK
 	}
-	var opts validate.Options
+	// Warnings are shown with -w or -json only: otherwise they are not
+	// made (naming their <id>s costs a pass over a module's names).
+	opts := validate.Options{NoWarnings: !*warnings && !*asJSON}
 	if *device != "" {
 		if opts.Device = validate.DeviceByName(*device); opts.Device == nil {
 			fmt.Fprintf(stderr, "spv2visa validate: unknown device %q (known: %s)\n", *device, deviceNames())

@@ -60,7 +60,7 @@ func checkCFG(c *checker) {
 				cfgPhi(c, v, &g, int(fa.phis[p]), fa.phiArgsOf(p), b, stamp, predMark, phiNo)
 			}
 			// Block order.
-			if b > 0 && g.reachable(b) {
+			if b > 0 && c.warns() && g.reachable(b) {
 				if d := g.idom(b); d > b {
 					c.warnf(blk.Label, "cfg.block-order", "block %s appears in the binary before its immediate dominator %s",
 						v.idStr(m.Insts[blk.Label].Result), v.idStr(m.Insts[f.Blocks[d].Label].Result))
@@ -69,6 +69,9 @@ func checkCFG(c *checker) {
 		}
 		// Irreducible control flow: a retreating edge whose target does
 		// not dominate its source.
+		if !c.warns() {
+			continue
+		}
 	irreducible:
 		for _, p := range g.rpo() {
 			for _, h := range g.succs(p) {

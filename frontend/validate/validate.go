@@ -26,6 +26,10 @@ type Options struct {
 	// float atomics, ...) to those of a device. Nil checks only the
 	// device-independent rules.
 	Device *Device
+	// NoWarnings leaves warnings out, for a caller that would not show
+	// them: their messages name <id>s as the disassembly does, which in
+	// a large module costs a pass over its names.
+	NoWarnings bool
 }
 
 // Phase orders rule families: a later phase runs only when the earlier
@@ -207,8 +211,14 @@ func (c *checker) errorf(i int, rule, format string, args ...any) {
 
 // warnf reports a warning of rule at instruction i (-1: the module).
 func (c *checker) warnf(i int, rule, format string, args ...any) {
-	c.report(spirv.SevWarning, i, rule, format, args...)
+	if c.warns() {
+		c.report(spirv.SevWarning, i, rule, format, args...)
+	}
 }
+
+// warns reports whether warnings are wanted: a check whose arguments
+// cost something to format asks first.
+func (c *checker) warns() bool { return !c.opts.NoWarnings }
 
 func (c *checker) report(sev spirv.Severity, i int, rule, format string, args ...any) {
 	d := spirv.Diagnostic{Severity: sev, Rule: rule, Msg: fmt.Sprintf(format, args...), Offset: -1}

@@ -1,0 +1,49 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"spv2visa/frontend/spirv"
+)
+
+// TestNoWarnings validates the corpus with and without warnings: the
+// errors are the same, and NoWarnings leaves out the warnings (which the
+// corpus has: llvm-spirv puts blocks before their dominators).
+func TestNoWarnings(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/kernels/spv/*.spv")
+	if len(files) == 0 {
+		t.Fatal("no modules in testdata/kernels/spv")
+	}
+	warned := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, all := Bytes(data, Options{})
+		_, quiet := Bytes(data, Options{NoWarnings: true})
+		var errs []spirv.Diagnostic
+		for _, d := range all {
+			if d.Severity == spirv.SevWarning {
+				warned++
+				continue
+			}
+			errs = append(errs, d)
+		}
+		for _, d := range quiet {
+			if d.Severity == spirv.SevWarning {
+				t.Errorf("%s: NoWarnings kept a warning: %s", f, d.Format(f))
+			}
+		}
+		if diff := cmp.Diff(errs, quiet); diff != "" {
+			t.Errorf("%s: errors differ without warnings (-with +without):\n%s", f, diff)
+		}
+	}
+	if warned == 0 {
+		t.Error("no corpus module has a warning: the test checks nothing")
+	}
+}
