@@ -27,9 +27,9 @@ func regExact() {
 	regF(true, one(ldexpE), "ldexp")
 	regF(true, one(ilogbE), "ilogb")
 	regF(true, one(logbE), "logb")
-	regF(false, one(fmodE), "fmod")
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { r, _ := remE(m, a[0], a[1]); return r }), "remainder")
-	regF(false, func(m *mb, a []*ir.Value) []*ir.Value { r, q := remE(m, a[0], a[1]); return []*ir.Value{r, q} }, "remquo")
+	regF(true, one(fmodE), "fmod")
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { r, _ := remE(m, a[0], a[1]); return r }), "remainder")
+	regF(true, func(m *mb, a []*ir.Value) []*ir.Value { r, q := remE(m, a[0], a[1]); return []*ir.Value{r, q} }, "remquo")
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.fmin(m.fmax(a[0], a[1]), a[2]) }), "fclamp")
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.fma(m.sub(a[1], a[0]), a[2], a[0]) }), "mix")
 	regF(true, one(smoothstepE), "smoothstep")
@@ -182,28 +182,29 @@ func logbE(m *mb, a []*ir.Value) *ir.Value {
 	return m.sel(m.isnan(x), x, r)
 }
 
-// remParts computes |x| rem |y| (binary32) by long division on the
-// significands, remChunk bits of quotient per step, in floating point:
-// with x = X 2^ex and y = Y 2^ey (X, Y in [1, 2)), a remainder R of
-// X 2^(ex-ey) by Y is reduced in steps R = R 2^c - q Y, where q is R 2^c/Y
-// rounded to an integer through a reciprocal of Y. R and Y are multiples
-// of 2^-23, so while the estimate of q is off by less than 1/2 the fused
-// step is exact (|R 2^c - q Y| < Y < 2): R stays in (-Y, Y), and one
-// addition of Y at the end makes it the remainder. The first step takes
-// the (ex-ey) mod remChunk bits, the others remChunk each, skipped once
-// the lane has none left: straight-line code, unlike a loop over one bit
-// per step (or a long division in 64-bit integers, which the devices
-// emulate). It returns the remainder magnitude and the low bits of the
-// quotient, as an integer.
+// remParts computes |x| rem |y| by long division on the significands,
+// in floating point, c quotient bits per step (remStep): with x = X 2^ex
+// and y = Y 2^ey (X, Y in [1, 2)), a remainder R of X 2^(ex-ey) by Y is
+// reduced in steps R = R 2^c - q Y, where q is R 2^c/Y rounded to an
+// integer through a reciprocal of Y. R and Y are multiples of the ulp of
+// 1, so while the estimate of q is off by less than 1/2 the fused step
+// is exact (|R 2^c - q Y| < Y < 2): R stays in (-Y, Y), and one addition
+// of Y at the end makes it the remainder. The first step takes the
+// (ex-ey) mod c bits, the others c each, skipped once the lane has none
+// left: straight-line code, unlike a loop over one bit per step (or a
+// long division in 64-bit integers, which the devices emulate). It
+// returns the remainder magnitude and the low bits of the quotient, as
+// an integer.
 func (m *mb) remParts(ax, ay *ir.Value) (r, q *ir.Value) {
+	st := remSteps[m.f.bits]
 	xm, ex := m.safeDecompose(ax)
 	ym, ey := m.safeDecompose(ay)
 	nb := m.imax(m.isub(ex, ey), m.ci(0))
-	// nb/remChunk for nb in [0, 276] (ex <= 127, ey >= -149), by a
-	// multiplication: its error, below nb 2^-18, never reaches the next
-	// integer.
-	full := m.lshr(m.imul(nb, m.ci(remRecip)), m.ci(16))
-	first := m.isub(nb, m.imul(full, m.ci(remChunk)))
+	// nb/c by a multiplication: its error, below nb 2^-16 / c, never
+	// reaches the next integer for nb up to the largest exponent
+	// difference.
+	full := m.lshr(m.imul(nb, m.ci(st.recip)), m.ci(16))
+	first := m.isub(nb, m.imul(full, m.ci(st.chunk)))
 	// The reciprocal, refined by a Newton step so that the estimates
 	// hold whatever the accuracy of the hardware's.
 	inv := m.div(m.c(1), ym)
@@ -214,8 +215,8 @@ func (m *mb) remParts(ax, ay *ir.Value) (r, q *ir.Value) {
 		return m.fma(m.neg(qs), ym, s), qs
 	}
 	rx, qf := step(xm, m.pow2(first))
-	big := m.c(math.Ldexp(1, remChunk))
-	for i := 0; i < remSteps; i++ {
+	big := m.c(math.Ldexp(1, int(st.chunk)))
+	for i := 0; i < st.steps; i++ {
 		on := m.slt(m.ci(int64(i)), full)
 		rs, qs := step(rx, big)
 		rx, qf = m.sel(on, rs, rx), m.sel(on, qs, qf)
@@ -223,22 +224,27 @@ func (m *mb) remParts(ax, ay *ir.Value) (r, q *ir.Value) {
 	neg := m.lt(rx, m.c(0))
 	rx = m.sel(neg, m.add(rx, ym), rx)
 	qi := m.isub(m.toInt(qf), m.sel(neg, m.ci(1), m.ci(0)))
-	// R 2^ey, exact (the remainder is a binary32 number): in two steps
-	// so that no factor is denormal.
+	// R 2^ey, exact (the remainder is a number of the format): in two
+	// steps so that no factor is denormal.
 	rf := m.scaleIn(rx, ey)
 	less := m.lt(ax, ay)
 	return m.sel(less, ax, rf), m.sel(less, m.ci(0), qi)
 }
 
-// remChunk is the quotient bits of a step of remParts: below 2^21, the
-// quotient's estimate from a reciprocal good to 2^-23 is off by less
-// than 1/2. remSteps steps of it, after the first, cover the largest
-// exponent difference (127 + 149); remRecip is 2^16/remChunk rounded up.
-const (
-	remChunk = 20
-	remSteps = 13
-	remRecip = 3277
-)
+// remStep is remParts' division by format. chunk is the quotient bits
+// of a step: below 2^(mant-2), the estimate from a reciprocal good to
+// an ulp is off by less than 1/2. steps steps of it, after the first,
+// cover the largest exponent difference (emax - emin + mant: 276 in
+// binary32, 2097 in binary64); recip is 2^16/chunk rounded up.
+type remStep struct {
+	chunk, recip int64
+	steps        int
+}
+
+var remSteps = map[int]remStep{
+	32: {chunk: 20, recip: 3277, steps: 13},
+	64: {chunk: 50, recip: 1311, steps: 41},
+}
 
 func fmodE(m *mb, a []*ir.Value) *ir.Value {
 	x, y := a[0], a[1]
