@@ -2,7 +2,6 @@ package validate
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,12 +13,8 @@ import (
 // errors are the same, and NoWarnings leaves out the warnings (which the
 // corpus has: llvm-spirv puts blocks before their dominators).
 func TestNoWarnings(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/kernels/spv/*.spv")
-	if len(files) == 0 {
-		t.Fatal("no modules in testdata/kernels/spv")
-	}
 	warned := 0
-	for _, f := range files {
+	for _, f := range corpusFiles(t) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

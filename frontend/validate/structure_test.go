@@ -26,25 +26,12 @@ func structureRules() map[string]bool {
 	return rs
 }
 
-// structureCorpus returns the modules of testdata/kernels/spv, or fails.
-func structureCorpus(t *testing.T) []string {
-	t.Helper()
-	files, err := filepath.Glob("../../testdata/kernels/spv/*.spv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no modules in testdata/kernels/spv")
-	}
-	return files
-}
-
 // Real modules from clang-15 and llvm-spirv-15 have no structural error.
 // Their warnings (blocks placed before their dominators) are logged.
 func TestCorpusStructure(t *testing.T) {
 	rules := structureRules()
 	warned := map[string]int{}
-	for _, file := range structureCorpus(t) {
+	for _, file := range corpusFiles(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +84,7 @@ func TestStructureMutants(t *testing.T) {
 		all[r.ID] = true
 	}
 	rng := rand.New(rand.NewSource(1))
-	files := structureCorpus(t)
+	files := corpusFiles(t)
 	mutants, decoded := 0, 0
 	n := 60
 	if testing.Short() {
