@@ -1,7 +1,6 @@
 package spirv
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 
@@ -544,13 +543,17 @@ func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
 
 // sort orders the decorations by <id>, keeping their order per <id>.
 func (x *decorationIndex) sort() {
-	perm := make([]int, len(x.ids))
-	for k := range perm {
-		perm[k] = k
+	// Keys of the <id> above the position: unique, so an unstable sort
+	// of plain numbers keeps the order per <id> (and is several times
+	// faster than a stable sort through a comparison function).
+	keys := make([]uint64, len(x.ids))
+	for k, id := range x.ids {
+		keys[k] = uint64(id)<<32 | uint64(k)
 	}
-	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(x.ids[a], x.ids[b]) })
-	ids, decs := make([]ID, len(perm)), make([]Decoration, len(perm))
-	for k, p := range perm {
+	slices.Sort(keys)
+	ids, decs := make([]ID, len(keys)), make([]Decoration, len(keys))
+	for k, key := range keys {
+		p := uint32(key)
 		ids[k], decs[k] = x.ids[p], x.decs[p]
 	}
 	x.ids, x.decs = ids, decs

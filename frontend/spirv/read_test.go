@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -275,4 +276,47 @@ func corpus(t testing.TB) []string {
 		t.Fatal("no modules in testdata/kernels/spv")
 	}
 	return files
+}
+
+// The decorations of an <id> come back in the order of the binary, the
+// <id>s in any order (the index sorts them, keeping each one's order).
+func TestDecorationOrder(t *testing.T) {
+	deco := func(id uint32, d grammar.Decoration, ps ...uint32) []uint32 {
+		return op(grammar.OpDecorate, append([]uint32{id, uint32(d)}, ps...)...)
+	}
+	ws := body()
+	at := 0
+	for at < len(ws) && ws[at]&0xffff != uint32(grammar.OpDecorate) {
+		at += int(ws[at] >> 16)
+	}
+	at += int(ws[at] >> 16) // past the body's OpDecorate of %9
+	extra := cat(
+		deco(5, grammar.DecorationVolatile),
+		deco(9, grammar.DecorationRestrict),
+		deco(4, grammar.DecorationConstant),
+		deco(9, grammar.DecorationVolatile),
+		deco(5, grammar.DecorationRestrict),
+	)
+	ws = cat(header(validBound), ws[:at], extra, ws[at:])
+	m, err := Read(le(ws))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id   ID
+		want []grammar.Decoration
+	}{
+		{9, []grammar.Decoration{grammar.DecorationAlignment, grammar.DecorationRestrict, grammar.DecorationVolatile}},
+		{5, []grammar.Decoration{grammar.DecorationVolatile, grammar.DecorationRestrict}},
+		{4, []grammar.Decoration{grammar.DecorationConstant}},
+		{3, nil},
+	} {
+		var got []grammar.Decoration
+		for _, d := range m.Decorations(c.id) {
+			got = append(got, d.Kind)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("decorations of %%%d: %v, want %v", c.id, got, c.want)
+		}
+	}
 }
