@@ -427,30 +427,22 @@ func (s *sel) anyAll(v *ir.Value) {
 	}
 }
 
-// unitNumerator reports a numerator of 1 or -1 (every component the
-// same), with its sign.
+// unitNumerator reports a constant numerator of 1 or -1 (every
+// component the same), with its sign.
 func unitNumerator(a *ir.Value) (float64, bool) {
-	for a.Op == ir.OpCopy {
-		a = a.Args[0]
+	n := a.Type.Lanes()
+	if !isConst(a) || a.Op == ir.OpConstruct && len(a.Args) != n {
+		return 0, false // (constBits reads a construct of scalars)
 	}
-	if a.Op == ir.OpConstruct {
-		var k float64
-		for i, x := range a.Args {
-			kx, ok := unitNumerator(x)
-			if !ok || i > 0 && kx != k {
-				return 0, false
-			}
-			k = kx
-		}
-		return k, len(a.Args) > 0
-	}
-	bits, ok := a.IsConst()
-	if !ok {
+	t := a.Type.Scalar()
+	k := ir.FloatValue(t, constBits(a, 0))
+	if k != 1 && k != -1 {
 		return 0, false
 	}
-	f := ir.FloatValue(a.Type.Scalar(), uint64(bits))
-	if f == 1 || f == -1 {
-		return f, true
+	for c := 1; c < n; c++ {
+		if ir.FloatValue(t, constBits(a, c)) != k {
+			return 0, false
+		}
 	}
-	return 0, false
+	return k, true
 }
