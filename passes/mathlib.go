@@ -116,10 +116,12 @@ func ExpandMath(f *ir.Func, keep func(ir.MathFn, *ir.Type) bool) error {
 	if expanded {
 		// The expansions test and convert the same values many times
 		// over (every lane of a geometric function checks for NaN and
-		// infinity...): fold, share and drop what repeats, with exact
-		// IEEE rewrites only.
+		// infinity...), and each call expands alone, so sin(x) and
+		// cos(x) reduce x twice: fold, share (cse) and drop what
+		// repeats, with exact IEEE rewrites only.
 		copyElimFunc(f)
 		simplify(f, &Config{})
+		cse(f, &Config{})
 		deadCodeFunc(f)
 	}
 	if len(x.failed) > 0 {
