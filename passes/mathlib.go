@@ -188,7 +188,7 @@ var mathExpsOnce sync.Once
 
 func expansionOf(name string) (mathExp, bool) {
 	mathExpsOnce.Do(func() {
-		for _, reg := range []func(){regExact, regExp, regGeom, regSpecial, regTrig} {
+		for _, reg := range []func(){regExact, regExp, regGeom, regInt, regSpecial, regTrig} {
 			reg()
 		}
 	})
@@ -234,7 +234,9 @@ func (x *mathExpander) expand(v *ir.Value) ([]*ir.Value, bool) {
 			}
 			args[i] = m.splat(a)
 		}
-		res = e.fn(m, args)[0]
+		if res = e.fn(m, args)[0]; res == nil {
+			return nil, false
+		}
 	case kFloat:
 		var ok bool
 		if res, ok = x.floatFn(m, v, e); !ok {

@@ -351,6 +351,19 @@ func madSatE(m *mb, a []*ir.Value, signed bool) *ir.Value {
 	t := x.Type
 	w := t.Scalar().Bits
 	zero := m.cit(t, 0)
+	if w <= 16 {
+		// Bytes and words: a b + c is exact in a dword; clamp it there.
+		ext := func(v *ir.Value) *ir.Value { return m.iconv(v, 32, signed) }
+		p := m.iadd(m.imul(ext(x), ext(y)), ext(z))
+		dt := p.Type
+		lo, hi := m.cit(dt, minVal(t, signed)), m.cit(dt, int64(ir.Mask(uint64(maxVal(t, signed)), w)))
+		if signed {
+			p = m.call("s_min", dt, m.call("s_max", dt, p, lo), hi)
+		} else {
+			p = m.call("u_min", dt, p, hi)
+		}
+		return m.iconv(p, w, signed)
+	}
 	pfx := "u"
 	if signed {
 		pfx = "s"

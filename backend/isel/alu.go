@@ -226,7 +226,7 @@ func (s *sel) shift(v *ir.Value) {
 			// The hardware masks counts to 5 bits; IR counts wrap at the
 			// type's width.
 			m := s.temp(visa.UD, s.lanesOf(st))
-			s.emit(visa.OpAnd, s.exec(st), visa.Dst(m, 0, 0, 1), s.src(v.Args[1], c, visa.UD), visa.ImmInt(visa.UD, int64(bits-1)))
+			s.emit(visa.OpAnd, s.exec(st), visa.Dst(m, 0, 0, 1), s.src(v.Args[1], c, nat), visa.ImmInt(visa.UD, int64(bits-1)))
 			n = s.whole(m, st.scalar)
 		}
 		s.emit(op, s.exec(st), s.dstOf(st, c, t), s.src(v.Args[0], c, t), n)
@@ -262,7 +262,14 @@ func (s *sel) unary(v *ir.Value) {
 			s.emit(visa.OpNot, s.exec(st), s.dstOf(st, c, nat), s.src(a, c, nat))
 		case ir.OpBitCount:
 			if st.t.Size() == 8 {
-				s.fail("64-bit popcount is not supported yet")
+				// cbit counts a dword: count both, add, clear the high dword.
+				src, x := s.get(a), s.exec(st)
+				tmp := s.temp(visa.UD, s.lanesOf(st))
+				s.emit(visa.OpCbit, x, s.halfDst(st, c, 0), s.halfSrc(src, c, 0))
+				s.emit(visa.OpCbit, x, visa.Dst(tmp, 0, 0, 1), s.halfSrc(src, c, 1))
+				s.emit(visa.OpAdd, x, s.halfDst(st, c, 0), s.halfSrc(st, c, 0), s.whole(tmp, st.scalar))
+				s.emit(visa.OpMov, x, s.halfDst(st, c, 1), visa.ImmInt(visa.UD, 0))
+				continue
 			}
 			s.emit(visa.OpCbit, s.exec(st), s.dstOf(st, c, nat), s.src(a, c, nat))
 		case ir.OpBitReverse:
