@@ -3,6 +3,7 @@ package passes
 import (
 	"math"
 	"math/big"
+	"sync"
 )
 
 // References in 320-bit arithmetic for the binary64 tests: exp and log
@@ -242,6 +243,9 @@ var bigRefs = map[string]func(x []float64) *big.Float{
 		}
 		return bquo(bf(1), bsqrt(bf(x[0])))
 	},
+	"sin":   trigRef(func(s, c *big.Float) *big.Float { return s }),
+	"cos":   trigRef(func(s, c *big.Float) *big.Float { return c }),
+	"tan":   trigRef(func(s, c *big.Float) *big.Float { return bquo(s, c) }),
 	"sinpi": piRef(func(s, c *big.Float) *big.Float { return s }),
 	"cospi": piRef(func(s, c *big.Float) *big.Float { return c }),
 	"tanpi": piRef(func(s, c *big.Float) *big.Float { return bquo(s, c) }),
@@ -317,6 +321,44 @@ func hypRef(f func(e, ie *big.Float) *big.Float) func(x []float64) *big.Float {
 		e := bexp(bf(x[0]))
 		return f(e, bquo(bf(1), e))
 	}
+}
+
+// wideHalfPi is pi/2 to 1600 bits: x - k pi/2 for the largest binary64
+// (2^1024) keeps 576 bits below the point, more than refPrec.
+var wideHalfPi = sync.OnceValue(func() *big.Float {
+	s := newBigSet(1600)
+	return s.quo(s.pi(), s.num(2))
+})
+
+// trigRef reduces x by pi/2 in 1600 bits and evaluates f at the sin and
+// cos of x (nil for 0, infinities and NaN: the float64 reference).
+func trigRef(f func(s, c *big.Float) *big.Float) func(x []float64) *big.Float {
+	return func(x []float64) *big.Float {
+		if x[0] == 0 || math.IsInf(x[0], 0) || x[0] != x[0] {
+			return nil
+		}
+		s, c := bigSinCos(x[0])
+		return f(s, c)
+	}
+}
+
+// bigSinCos is sin and cos of x at refPrec.
+func bigSinCos(x float64) (*big.Float, *big.Float) {
+	hp := wideHalfPi()
+	X := new(big.Float).SetPrec(hp.Prec()).SetFloat64(x)
+	k, _ := new(big.Float).SetPrec(hp.Prec()).Quo(X, hp).Int(nil) // toward zero
+	r := new(big.Float).SetPrec(hp.Prec()).Mul(new(big.Float).SetPrec(hp.Prec()).SetInt(k), hp)
+	r.Sub(X, r) // |r| < pi/2
+	s, c := bsinCos(bnew().Set(r))
+	switch new(big.Int).And(k, big.NewInt(3)).Int64() { // (two's complement: k mod 4)
+	case 1:
+		s, c = c, bnew().Neg(s)
+	case 2:
+		s, c = bnew().Neg(s), bnew().Neg(c)
+	case 3:
+		s, c = bnew().Neg(c), s
+	}
+	return s, c
 }
 
 // piRef reduces x exactly (x - 2 round(x/2)) and evaluates at pi r.

@@ -102,6 +102,32 @@ func multiples(step float64, n int) func(r *rand.Rand) []float64 {
 	}
 }
 
+// trigHard is multiples(step, n) and the binary64 arguments closest to
+// a multiple of pi/2 (the worst case of the reduction, 6381956970095103
+// 2^797, after Muller's "Elementary Functions"), their neighbours and
+// the largest finite value.
+func trigHard(step float64, n int) func(r *rand.Rand) []float64 {
+	return func(r *rand.Rand) []float64 {
+		out := multiples(step, n)(r)
+		for _, x := range []float64{math.Ldexp(6381956970095103, 797), math.MaxFloat64, 1e22, 1e300, 0x1p1023} {
+			out = append(out, x, -x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1)))
+		}
+		return out
+	}
+}
+
+// sincosRef is sin and cos of x, both from the 1600-bit reduction (the
+// second result is not compared with bigRefs).
+func sincosRef(x []float64) (float64, float64) {
+	if x[0] == 0 || math.IsInf(x[0], 0) || x[0] != x[0] {
+		return math.Sin(x[0]), math.Cos(x[0])
+	}
+	s, c := bigSinCos(x[0])
+	sf, _ := s.Float64()
+	cf, _ := c.Float64()
+	return sf, cf
+}
+
 func powr(x, y float64) float64 {
 	if x == 0 {
 		x = 0 // -0 is +0
@@ -306,10 +332,10 @@ var mcases = []mcase{
 	{name: "cbrt", args: "f", ref: f1(math.Cbrt), b32: 2, b16: 2, b64: 2, rng: 100, extra: near(1, 2, 4, 8, 27)},
 	{name: "hypot", args: "ff", ref: f2(math.Hypot), b32: 4, b16: 2, b64: 4, rng: 100},
 	{name: "rsqrt", args: "f", ref: f1(func(x float64) float64 { return 1 / math.Sqrt(x) }), b32: 2, b16: 1, b64: 2, rng: 100},
-	{name: "sin", args: "f", ref: f1(math.Sin), b32: 4, b16: 2, b64: -1, rng: 100, extra: multiples(math.Pi/2, 200)},
-	{name: "cos", args: "f", ref: f1(math.Cos), b32: 4, b16: 2, b64: -1, rng: 100, extra: multiples(math.Pi/2, 200)},
-	{name: "tan", args: "f", ref: f1(math.Tan), b32: 5, b16: 2, b64: -1, rng: 100, extra: multiples(math.Pi/4, 200)},
-	{name: "sincos", args: "f", ref: func(x []float64) (float64, float64) { return math.Sin(x[0]), math.Cos(x[0]) }, b32: 4, b16: 2, b64: -1, rng: 100, extra: multiples(math.Pi/2, 100)},
+	{name: "sin", args: "f", ref: f1(math.Sin), b32: 4, b16: 2, b64: 4, rng: 100, extra: trigHard(math.Pi/2, 200)},
+	{name: "cos", args: "f", ref: f1(math.Cos), b32: 4, b16: 2, b64: 4, rng: 100, extra: trigHard(math.Pi/2, 200)},
+	{name: "tan", args: "f", ref: f1(math.Tan), b32: 5, b16: 2, b64: 5, rng: 100, extra: trigHard(math.Pi/4, 200)},
+	{name: "sincos", args: "f", ref: sincosRef, b32: 4, b16: 2, b64: 4, rng: 100, extra: trigHard(math.Pi/2, 100)},
 	{name: "sinpi", args: "f", ref: f1(sinpi), b32: 4, b16: 2, b64: 4, rng: 10, extra: multiples(0.5, 100)},
 	{name: "cospi", args: "f", ref: f1(cospi), b32: 4, b16: 2, b64: 4, rng: 10, extra: multiples(0.5, 100)},
 	{name: "tanpi", args: "f", ref: f1(tanpi), b32: 6, b16: 2, b64: 6, rng: 10, extra: multiples(0.25, 100)},

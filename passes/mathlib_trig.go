@@ -17,10 +17,10 @@ import (
 // that the constants added to it (pi/4, pi/2, pi) cost no accuracy.
 
 func regTrig() {
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "sin") }), "sin")
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "cos") }), "cos")
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "tan") }), "tan")
-	regF(false, func(m *mb, a []*ir.Value) []*ir.Value {
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "sin") }), "sin")
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "cos") }), "cos")
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trig(a[0], "tan") }), "tan")
+	regF(true, func(m *mb, a []*ir.Value) []*ir.Value {
 		return []*ir.Value{m.trig(a[0], "sin"), m.trig(a[0], "cos")}
 	}, "sincos")
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return m.trigPi(a[0], "sin") }), "sinpi")
@@ -81,7 +81,13 @@ func (m *mb) trig(x *ir.Value, fn string) *ir.Value {
 func (m *mb) reducePiO2(x *ir.Value) (q *ir.Value, r dd) {
 	ax := m.abs(x)
 	small := m.le(ax, m.c(math.Pi/4))
-	pq, pr := m.payneHanek(ax)
+	var pq *ir.Value
+	var pr dd
+	if m.f.bits == 64 {
+		pq, pr = m.payneHanek64(ax)
+	} else {
+		pq, pr = m.payneHanek(ax)
+	}
 	neg := m.signbit(x)
 	pq = m.sel(neg, m.and(m.isub(m.ci(0), pq), m.ci(3)), pq)
 	pr = m.selDD(neg, m.ddNeg(pr), pr)
@@ -148,6 +154,79 @@ func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
 	f = m.selDD(neg, m.ddNeg(f), f)
 	s := m.c(0x1p-62)
 	r = m.mulC(dd{m.mul(f.hi, s), m.mul(f.lo, s)}, cPiO2.dd(m.f))
+	return q, r
+}
+
+// twoOverPi64 are the bits of 2/pi in 64-bit words behind one zero word,
+// for the binary64 window: 1216 bits, as far as the largest exponent's
+// window reaches. (pi to 1400 bits, computed the first time a kernel
+// calls a binary64 sin, cos or tan.)
+var twoOverPi64 = sync.OnceValue(func() []uint64 {
+	w := twoOverPiWords(newBigSet(1400), 38)
+	out := []uint64{0}
+	for i := 0; i < len(w); i += 2 {
+		out = append(out, uint64(w[i])<<32|uint64(w[i+1]))
+	}
+	return out
+})
+
+// payneHanek64 reduces finite ax >= pi/4 (binary64): ax = M 2^(e-52)
+// with M < 2^53, and the bits of 2/pi from bit e-53 on give x 2/pi mod 4
+// to within M 2^-190: a 192-bit window (three words W0 W1 W2), M W mod
+// 2^192 = y 2^190. Its top 128 bits (B, A) hold q mod 4 in B's top two
+// bits and the fraction below to 2^-126, enough for the closest
+// approach of a binary64 to a multiple of pi/2 (about 2^-61 relative).
+func (m *mb) payneHanek64(ax *ir.Value) (q *ir.Value, r dd) {
+	b := m.bits(ax)
+	e := m.iclamp(m.isub(m.lshr(b, m.ci(52)), m.ci(1023)), -1, 1023)
+	mant := m.or(m.and(b, m.ci(1<<52-1)), m.ci(1<<52))
+	p := m.iadd(e, m.ci(10)) // bit index of t_(e-53) in twoOverPi64
+	idx := m.lshr(p, m.ci(6))
+	sh := m.and(p, m.ci(63))
+	words := twoOverPi64()
+	last := (1023 + 10) >> 6
+	is := make([]*ir.Value, last+1)
+	for k := 1; k <= last; k++ {
+		is[k] = m.ieq(idx, m.ci(int64(k)))
+	}
+	word := func(i int) *ir.Value {
+		w := m.ci(int64(words[i]))
+		for k := 1; k <= last; k++ {
+			w = m.sel(is[k], m.ci(int64(words[i+k])), w)
+		}
+		return w
+	}
+	ws := [4]*ir.Value{word(0), word(1), word(2), word(3)}
+	win := func(j int) *ir.Value {
+		next := m.lshr(m.lshr(ws[j+1], m.ci(1)), m.isub(m.ci(63), sh))
+		return m.or(m.shl(ws[j], sh), next)
+	}
+	w0, w1, w2 := win(0), win(1), win(2)
+	t := m.it()
+	// A = lo(M W1) + hi(M W2), B = lo(M W0) + hi(M W1) + carry.
+	l1 := m.imul(mant, w1)
+	lo := m.iadd(l1, m.call("u_mul_hi", t, mant, w2))
+	carry := m.sel(m.ult(lo, l1), m.ci(1), m.ci(0))
+	hi := m.iadd(m.iadd(m.imul(mant, w0), m.call("u_mul_hi", t, mant, w1)), carry)
+	// q = (B + 2^61) >> 62; the fraction (fh, lo) = (B, A) - q 2^126 as a
+	// signed 128-bit integer in [-2^125, 2^125).
+	q = m.lshr(m.iadd(hi, m.ci(1<<61)), m.ci(62))
+	fh := m.isub(hi, m.shl(q, m.ci(62)))
+	neg := m.slt(fh, m.ci(0))
+	borrow := m.sel(m.ine(lo, m.ci(0)), m.ci(1), m.ci(0))
+	mh := m.sel(neg, m.isub(m.isub(m.ci(0), fh), borrow), fh)
+	ml := m.sel(neg, m.isub(m.ci(0), lo), lo)
+	// |f| = mh 2^64 + ml exactly as a + b + c: a the high word rounded,
+	// b its rounding error (below 2^9) and ml's top half, c ml's bottom
+	// half.
+	fa := m.toFloat(mh)
+	da := m.isub(mh, m.toInt(fa))
+	fb := m.toFloat(m.iadd(m.shl(da, m.ci(32)), m.lshr(ml, m.ci(32))))
+	ab := m.fastTwoSum(m.mul(fa, m.c(0x1p64)), m.mul(fb, m.c(0x1p32)))
+	f := dd{ab.hi, m.add(ab.lo, m.toFloat(m.and(ml, m.ci(0xffffffff))))}
+	f = m.selDD(neg, m.ddNeg(f), f)
+	sc := m.c(0x1p-126)
+	r = m.mulC(dd{m.mul(f.hi, sc), m.mul(f.lo, sc)}, cPiO2.dd(m.f))
 	return q, r
 }
 

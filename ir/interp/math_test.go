@@ -125,6 +125,24 @@ func TestMathFloat(t *testing.T) {
 	if got := evalF64(t, "math", "exp", L("f64", "1.0")); got != math.E {
 		t.Errorf("exp f64: %v", got)
 	}
+	// Large binary64 arguments, reduced exactly: sin(1e22) (a classic),
+	// cos of the double closest to a multiple of pi/2, 6381956970095103
+	// 2^797 (-4.6871659242546277e-19; Go's math.Cos gives -4.84e-19),
+	// and tan there (1/cos to first order).
+	for _, c := range []struct {
+		fn   string
+		x    string
+		want float64
+	}{
+		{"sin", "1e22", -0.8522008497671888},
+		{"cos", "5.319372648326541e255", -4.6871659242546277e-19},
+		{"tan", "5.319372648326541e255", -2.1334853857537039e18},
+	} {
+		got := evalF64(t, "math", c.fn, L("f64", c.x))
+		if e := math.Abs(got-c.want) / math.Abs(c.want); e > 2e-16 {
+			t.Errorf("%s(%s) f64 = %.17g, want %.17g", c.fn, c.x, got, c.want)
+		}
+	}
 	// binary16: sqrt(2) = 1.4140625 (0x3da8), exp(1) = 2.71875 (0x4170).
 	if h := lanes(eval(t, "math", "sqrt", "f16", L("f16", "2.0")), 16)[0]; h != 0x3da8 {
 		t.Errorf("sqrt f16: %#x", h)

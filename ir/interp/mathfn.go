@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"spv2visa/ir"
 )
@@ -43,7 +44,7 @@ var floatFns = map[string]fnF{
 	"cbrt":      un(math.Cbrt),
 	"ceil":      un(math.Ceil),
 	"copysign":  bin(math.Copysign),
-	"cos":       un(math.Cos),
+	"cos":       un(func(x float64) float64 { _, c := sinCos(x); return c }),
 	"cosh":      un(math.Cosh),
 	"cospi":     un(cospi),
 	"erfc":      un(math.Erfc),
@@ -80,11 +81,11 @@ var floatFns = map[string]fnF{
 	"rootn":     bin(rootn),
 	"round":     un(math.Round),
 	"rsqrt":     un(func(x float64) float64 { return 1 / math.Sqrt(x) }),
-	"sin":       un(math.Sin),
+	"sin":       un(func(x float64) float64 { s, _ := sinCos(x); return s }),
 	"sinh":      un(math.Sinh),
 	"sinpi":     un(sinpi),
 	"sqrt":      un(math.Sqrt),
-	"tan":       un(math.Tan),
+	"tan":       un(tan),
 	"tanh":      un(math.Tanh),
 	"tanpi":     un(tanpi),
 	"tgamma":    un(math.Gamma),
@@ -174,7 +175,7 @@ var floatFns2 = map[string]fnF2{
 		}
 		return r, q
 	},
-	"sincos": func(_ uint8, x []float64) (float64, float64) { return math.Sin(x[0]), math.Cos(x[0]) },
+	"sincos": func(_ uint8, x []float64) (float64, float64) { return sinCos(x[0]) },
 }
 
 // belowOne is the largest value below 1 of each width (fract's bound).
@@ -267,6 +268,86 @@ func rootn(x, nf float64) float64 {
 		r = -r
 	}
 	return r
+}
+
+// sinCos is sin and cos of x. Go's math.Sin reduces large arguments
+// with 64 bits of x 2/pi's fraction, which the binary64 values closest
+// to a multiple of pi/2 cancel to a few (cos(6381956970095103 2^797) is
+// off by 3%); so for |x| > pi/4 the reduction is done here, in 1600-bit
+// arithmetic, and sin and cos taken of the remainder r = rh + rl.
+func sinCos(x float64) (s, c float64) {
+	if math.Abs(x) <= math.Pi/4 || math.IsInf(x, 0) || x != x {
+		return math.Sin(x), math.Cos(x)
+	}
+	q, rh, rl := reduceHalfPi(x)
+	s0, c0 := math.Sincos(rh)
+	s, c = s0+rl*c0, c0-rl*s0
+	switch q {
+	case 1:
+		return c, -s
+	case 2:
+		return -s, -c
+	case 3:
+		return -c, s
+	}
+	return s, c
+}
+
+func tan(x float64) float64 {
+	if math.Abs(x) <= math.Pi/4 || math.IsInf(x, 0) || x != x {
+		return math.Tan(x)
+	}
+	q, rh, rl := reduceHalfPi(x)
+	t := math.Tan(rh)
+	t += rl * (1 + t*t) // tan(rh + rl), to first order in rl
+	if q&1 == 1 {
+		return -1 / t
+	}
+	return t
+}
+
+// halfPi is pi/2 to 1600 bits (Machin's formula): x - k pi/2 for the
+// largest binary64 (2^1024) keeps 576 bits below the point.
+var halfPi = sync.OnceValue(func() *big.Float {
+	const prec = 1600
+	atanInv := func(n int64) *big.Float { // atan(1/n), alternating series
+		x := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), big.NewFloat(float64(n)))
+		sum, term := new(big.Float).SetPrec(prec).Set(x), new(big.Float).SetPrec(prec).Set(x)
+		n2 := new(big.Float).SetPrec(prec).SetInt64(n * n)
+		for k := int64(1); term.Sign() != 0 && term.MantExp(nil) > -prec-8; k++ {
+			term.Quo(term, n2)
+			t := new(big.Float).SetPrec(prec).Quo(term, big.NewFloat(float64(2*k+1)))
+			if k%2 == 1 {
+				sum.Sub(sum, t)
+			} else {
+				sum.Add(sum, t)
+			}
+		}
+		return sum
+	}
+	pi := new(big.Float).SetPrec(prec).Mul(atanInv(5), big.NewFloat(16))
+	pi.Sub(pi, new(big.Float).SetPrec(prec).Mul(atanInv(239), big.NewFloat(4)))
+	return pi.Quo(pi, big.NewFloat(2))
+})
+
+// reduceHalfPi returns x = k pi/2 + rh + rl with k mod 4 = q and
+// |rh + rl| <= pi/4.
+func reduceHalfPi(x float64) (q int, rh, rl float64) {
+	hp := halfPi()
+	prec := hp.Prec()
+	X := new(big.Float).SetPrec(prec).SetFloat64(x)
+	k := new(big.Float).SetPrec(prec).Quo(X, hp)
+	// round k to nearest: floor(k + 1/2)
+	k.Add(k, big.NewFloat(0.5))
+	ki, _ := k.Int(nil)
+	if k.Sign() < 0 && !k.IsInt() {
+		ki.Sub(ki, big.NewInt(1))
+	}
+	r := new(big.Float).SetPrec(prec).SetInt(ki)
+	r.Sub(X, r.Mul(r, hp))
+	rh, _ = r.Float64()
+	rl, _ = r.Sub(r, big.NewFloat(rh)).Float64()
+	return int(new(big.Int).And(ki, big.NewInt(3)).Int64()), rh, rl
 }
 
 // sinpiCos computes sin(pi x) and cos(pi x) with exact reduction.

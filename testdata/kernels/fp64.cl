@@ -1,4 +1,4 @@
-// Tests: double-precision arithmetic, math builtins on double/double2, and conversions between double, float, int and long.
+// Tests: double-precision arithmetic, math builtins on double/double2 (sin, cos, tan and sincos over the whole range), and conversions between double, float, int and long.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 kernel void dp_ops(global const double *a, global const float *b,
@@ -21,4 +21,17 @@ kernel void dp_vec(global const double2 *a, global double2 *out, double k)
     double2 v = a[i];
     double2 w = (double2)(v.y, v.x) * k + floor(v);
     out[i] = (double2)(dot(v, w), length(w)) + convert_double2(convert_int2_sat(v));
+}
+
+kernel void dp_trig(global const double *a, global double *out, global double *tout)
+{
+    size_t i = get_global_id(0);
+    double x = a[i];
+    double c;
+    double s = sincos(x, &c);
+    out[4 * i] = sin(x);
+    out[4 * i + 1] = cos(x);
+    out[4 * i + 2] = s;
+    out[4 * i + 3] = c;
+    tout[i] = tan(x);
 }
