@@ -53,7 +53,7 @@ func (s *sel) atomicIn(v *ir.Value, space ir.Space, ptr *store) {
 	switch v.Op {
 	case ir.OpAtomicRMW:
 		info, ok := atomicOps[flags.Op()]
-		if !ok || (!info.float && v.Type.Kind == ir.KFloat) {
+		if !ok || (!info.float && v.Type.Kind == ir.KFloat && flags.Op() != ir.AtomicXchg) {
 			s.fail("atomic %v is not supported", flags.Op())
 		}
 		req.op, req.lsc = info.legacy, info.lsc
@@ -62,9 +62,8 @@ func (s *sel) atomicIn(v *ir.Value, space ir.Space, ptr *store) {
 		if info.signed {
 			req.t = signed(req.t)
 		}
-		if flags.Op() == ir.AtomicFAdd && (!lsc || space == ir.SpaceLocal) {
-			// No native float add here: a compare-exchange loop.
-			s.casLoop(v, req)
+		if s.casOnly(flags.Op(), req.t, space) {
+			s.casLoop(v, req, flags.Op(), v.Args[1])
 			return
 		}
 		if flags.Op() != ir.AtomicInc && flags.Op() != ir.AtomicDec {
@@ -85,11 +84,20 @@ func (s *sel) atomicIn(v *ir.Value, space ir.Space, ptr *store) {
 		if !lsc {
 			req.srcs = []*store{nil} // or with zero
 		}
+		if s.casOnly(ir.AtomicXchg, req.t, space) {
+			// Exchanging 0 for 0 reads the value and changes nothing.
+			req.t = visa.IntType(req.t.Size(), false)
+			req.op, req.lsc, req.srcs = visa.AtomicCmpxchg, "icas", []*store{nil, nil}
+		}
 	case ir.OpAtomicStore:
 		req.op, req.lsc = visa.AtomicXchg, "store"
 		val := s.get(v.Args[1])
 		req.t = val.t
 		req.srcs = []*store{val}
+		if s.casOnly(ir.AtomicXchg, req.t, space) {
+			s.casLoop(v, req, ir.AtomicXchg, v.Args[1])
+			return
+		}
 	}
 	if v.Uses == 0 {
 		req.ret = nil
@@ -176,8 +184,8 @@ func (s *sel) atomicSend(r atomicReq) {
 	if t.Size() != 4 && t.Size() != 8 {
 		s.fail("%d-byte atomics are not supported", t.Size())
 	}
-	if t.IsFloat() && t.Size() == 8 {
-		s.fail("64-bit float atomics are not supported yet")
+	if t.IsFloat() && t.Size() == 8 && (r.lsc != "fadd" || s.p.Messages != platform.LSC) {
+		s.fail("64-bit float atomic %s is not supported on %s", r.lsc, s.p.Name)
 	}
 	if r.op < 0 && s.p.Messages != platform.LSC {
 		s.fail("atomic %s is not supported on %s", r.lsc, s.p.Name)
@@ -245,7 +253,7 @@ func (s *sel) atomicSend(r atomicReq) {
 				Args: []visa.Operand{dst, visa.Raw(addr, 0), data[0], data[1], lscFlat}})
 		case r.space == ir.SpaceLocal:
 			if width != 32 {
-				s.fail("64-bit shared local memory atomics are not supported")
+				s.fail("64-bit shared local memory atomics are not supported on %s (its shared local memory atomics are 32-bit)", s.p.Name)
 			}
 			s.k.Emit(&visa.Inst{Op: visa.OpDwordAtomic, Exec: e, Lits: []int64{r.op, width},
 				Args: []visa.Operand{visa.State(visa.SLM), visa.Raw(addr, 0), data[0], data[1], dst}})
@@ -259,22 +267,78 @@ func (s *sel) atomicSend(r atomicReq) {
 	}
 }
 
-// casLoop performs a float read-modify-write the memory cannot do
-// itself: read the old value, then retry compare-exchanging it for
-// old+x until no other work-item changed it in between. Lanes leave the
-// loop as they succeed (a backward goto keeps only the lanes that
-// failed).
-func (s *sel) casLoop(v *ir.Value, r atomicReq) {
+// casOnly reports whether the memory cannot do read-modify-write op
+// on type t in space itself, so that a compare-exchange loop must: a
+// float add without a native one (legacy messages, SLM), the minimum
+// and maximum of doubles, and on LSC platforms every operation on
+// quadwords in SLM, where the only 64-bit atomic is icas.
+func (s *sel) casOnly(op ir.AtomicOp, t visa.Type, space ir.Space) bool {
+	lsc := s.p.Messages == platform.LSC
+	switch {
+	case lsc && space == ir.SpaceLocal && t.Size() == 8:
+		return true
+	case op == ir.AtomicFAdd:
+		return !lsc || space == ir.SpaceLocal
+	case op == ir.AtomicFMin || op == ir.AtomicFMax:
+		return t.Size() == 8
+	}
+	return false
+}
+
+// casOps are the instructions that compute a read-modify-write's new
+// value from the old one and the operand (xchg: the operand itself; inc
+// and dec add a constant).
+var casOps = map[ir.AtomicOp]struct {
+	op     visa.Op
+	signed bool
+	neg    bool  // the operand negated (sub)
+	imm    int64 // an immediate operand instead (inc, dec)
+}{
+	ir.AtomicAdd: {op: visa.OpAdd}, ir.AtomicFAdd: {op: visa.OpAdd}, ir.AtomicSub: {op: visa.OpAdd, neg: true},
+	ir.AtomicAnd: {op: visa.OpAnd}, ir.AtomicOr: {op: visa.OpOr}, ir.AtomicXor: {op: visa.OpXor},
+	ir.AtomicSMin: {op: visa.OpMin, signed: true}, ir.AtomicSMax: {op: visa.OpMax, signed: true},
+	ir.AtomicUMin: {op: visa.OpMin}, ir.AtomicUMax: {op: visa.OpMax},
+	ir.AtomicFMin: {op: visa.OpMin}, ir.AtomicFMax: {op: visa.OpMax},
+	ir.AtomicXchg: {op: visa.OpMov}, ir.AtomicInc: {op: visa.OpAdd, imm: 1}, ir.AtomicDec: {op: visa.OpAdd, imm: -1},
+}
+
+// casLoop performs a read-modify-write the memory cannot do itself:
+// read the old value, then retry compare-exchanging it for op(old, x)
+// until no other work-item changed it in between. Lanes leave the loop
+// as they succeed (a backward goto keeps only the lanes that failed).
+func (s *sel) casLoop(v *ir.Value, r atomicReq, op ir.AtomicOp, xv *ir.Value) {
 	t := r.t
+	co, ok := casOps[op]
+	if !ok {
+		s.fail("atomic %v is not supported", op)
+	}
 	old := &store{t: t, lanes: 1}
 	s.alloc(old)
 	s.memory(access{ptr: r.ptr, space: r.space, t: t, lanes: 1, align: t.Size(), data: old, load: true})
-	x := s.get(v.Args[1])
+	var x *store
+	if co.imm == 0 {
+		x = s.get(xv)
+	}
 	loop := s.k.NewLabel("")
 	s.k.Place(loop)
 	nv := &store{t: t, lanes: 1}
 	s.alloc(nv)
-	s.emit(visa.OpAdd, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(old, 0, nat), s.srcOf(x, 0, nat))
+	ot := nat
+	if co.signed {
+		ot = signed(t)
+	}
+	switch {
+	case co.op == visa.OpMov:
+		s.emit(visa.OpMov, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(x, 0, nat))
+	case co.imm != 0:
+		s.emit(co.op, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(old, 0, nat), visa.ImmInt(signed(t), co.imm))
+	default:
+		b := s.srcOf(x, 0, ot)
+		if co.neg {
+			b = s.negate(b)
+		}
+		s.emit(co.op, s.vexec(), s.dstOf(nv, 0, ot), s.srcOf(old, 0, ot), b)
+	}
 	it := visa.IntType(t.Size(), false)
 	ib := func(st *store) *store { return &store{v: s.as(st.v, it), t: it, lanes: 1} }
 	got := &store{t: it, lanes: 1}

@@ -695,6 +695,7 @@ def main():
 
 MODEL_NOTES = {
     "float_atomics": "PoCL 3.1 has no float atomics (cl_ext_float_atomics); numpy model of the exact integer-valued sums",
+    "float_atomics64": "PoCL 3.1 has no float atomics (cl_ext_float_atomics); numpy model of the exact sums of quarters",
     "fp16": "PoCL 3.1 has no cl_khr_fp16; numpy model rounding every half operation to nearest even",
     "generic_pointers": "PoCL 3.1 has no generic address space; numpy model",
     "program_globals": "PoCL 3.1 has no program-scope global variables; numpy model with the state carried across the file's launches",
@@ -747,6 +748,26 @@ def m_float_atomic_sum(l, ins, st):
     ext[0] = np.float32(min(float(ext[0]), v.min()))
     ext[1] = np.float32(max(float(ext[1]), v.max()))
     return {1: s.tobytes(), 2: ext.tobytes()}
+
+
+@model("float_atomics64.double_atomic_sum")
+def m_double_atomic_sum(l, ins, st):
+    src, s, ext = arr(ins[0], np.int32), arr(ins[1], np.float64), arr(ins[2], np.float64)
+    n = int(scalar(ins[4], np.uint32))
+    g = l.global_size[0]
+    v = np.array([float(src[i] & 0xFFFFF) * 0.25 if i < n else 0.0 for i in range(g)], np.float64)
+    lsz, ng = groups(l)
+    total, tail = float(s[0]), float(ext[3])
+    for k in range(ng):  # sums of quarters below 2^26: exact in any order
+        total += v[k * lsz:(k + 1) * lsz].sum()
+        tail += max(-1.0, v[k * lsz:(k + 1) * lsz].max()) + 1.5  # lmax + lx (1.5 after the exchanges)
+    s[0] = total
+    ext[0] = min(float(ext[0]), v.min())
+    ext[1] = max(float(ext[1]), v.max())
+    ext[2] = 2.5
+    ext[3] = tail
+    seen = np.full(g, 3.0)  # 1 (the global exchange read 7 or 2.5) + 2 (the local one read 0.5 or 1.5)
+    return {1: s.tobytes(), 2: ext.tobytes(), 3: seen.tobytes()}
 
 
 def h16(x):
