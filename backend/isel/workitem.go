@@ -90,12 +90,17 @@ func (s *sel) workItem(v *ir.Value) {
 		s.emit(visa.OpAdd, se, visa.Dst(t, 0, 0, 1), visa.Scalar(t, 0), visa.Scalar(s.localIDs[0], 0))
 		s.emit(visa.OpShr, se, visa.Dst(t, 0, 0, 1), visa.Scalar(t, 0), visa.ImmInt(visa.UD, int64(log2(s.simd))))
 		s.emit(visa.OpMov, e, dst, visa.Scalar(t, 0))
-	case ir.OpNumSubgroups:
-		// ceil(lx × ly × lz / simd).
+	case ir.OpNumSubgroups, ir.OpNumEnqueuedSubgroups:
+		// ceil(lx × ly × lz / simd), of the enqueued size for the
+		// enqueued count (the same but in a last, partial work-group).
+		size := ArgLocalSize
+		if v.Op == ir.OpNumEnqueuedSubgroups {
+			size = ArgEnqueuedLocalSize
+		}
 		t := s.temp(visa.UD, 1)
 		se := sexec()
-		s.emit(visa.OpMul, se, visa.Dst(t, 0, 0, 1), implicit(ArgLocalSize, 0), implicit(ArgLocalSize, 1))
-		s.emit(visa.OpMul, se, visa.Dst(t, 0, 0, 1), visa.Scalar(t, 0), implicit(ArgLocalSize, 2))
+		s.emit(visa.OpMul, se, visa.Dst(t, 0, 0, 1), implicit(size, 0), implicit(size, 1))
+		s.emit(visa.OpMul, se, visa.Dst(t, 0, 0, 1), visa.Scalar(t, 0), implicit(size, 2))
 		s.emit(visa.OpAdd, se, visa.Dst(t, 0, 0, 1), visa.Scalar(t, 0), visa.ImmInt(visa.UD, int64(s.simd-1)))
 		s.emit(visa.OpShr, se, visa.Dst(t, 0, 0, 1), visa.Scalar(t, 0), visa.ImmInt(visa.UD, int64(log2(s.simd))))
 		s.emit(visa.OpMov, e, dst, visa.Scalar(t, 0))
