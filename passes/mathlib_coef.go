@@ -62,7 +62,7 @@ var coefs = map[string][2][]float64{
 	// erf(x)/x in z = x^2, |x| <= 1
 	"erfE": {
 		{0x1.20dd740000000p+0, -0x1.81273e0000000p-2, 0x1.ce2cf80000000p-4, -0x1.b7f90e0000000p-6, 0x1.5405b20000000p-8, -0x1.a3f7000000000p-11, 0x1.496a320000000p-14},
-		nil,
+		{0x1.20dd750429b6dp+0, -0x1.812746b0379e6p-2, 0x1.ce2f21a042b20p-4, -0x1.b82ce3128499cp-6, 0x1.565bcd0db02e3p-8, -0x1.c02db3d8ed220p-11, 0x1.f9a321a11d932p-14, -0x1.f4d1df39472dbp-17, 0x1.b9def19dc515fp-20, -0x1.5f1d36c102071p-23, 0x1.f7a41223bc140p-27, -0x1.386ac0adca736p-30, 0x1.0579aa90dd79bp-34},
 	},
 	// erfc(x) in u = x - 2.5, x in [1, 4], absolute error
 	"erfA": {
@@ -78,6 +78,21 @@ var coefs = map[string][2][]float64{
 	"erfcG2": {
 		{0x1.18932c0000000p-1, -0x1.e941340000000p-4, -0x1.57a03e0000000p-3, 0x1.c1943e0000000p-3, -0x1.cc8a680000000p-6, -0x1.1897dc0000000p-2, 0x1.a7286c0000000p-2, -0x1.93a1160000000p-6, -0x1.9208a60000000p-1},
 		nil,
+	},
+	// x e^(x^2) erfc(x) in u = 1/x - 0.75, x in [1, 2] (binary64)
+	"erfcH1": {
+		nil,
+		{0x1.df6a7891d7325p-2, -0x1.5a4720afb6ecep-3, 0x1.3cfedc0bfe68dp-6, 0x1.4a14f6e4b4bc1p-5, -0x1.9d6a514f529e0p-5, 0x1.34bef96fec929p-5, -0x1.28d3f1cd14b5ep-6, 0x1.2607f9a3b601bp-11, 0x1.6cac0aeec1488p-7, -0x1.09e0de1bff9c2p-6, 0x1.02690191092c5p-6, -0x1.7b40e6d8cbd7dp-7, 0x1.70f3c172b58a4p-8, 0x1.0a5f2c172fb07p-13, -0x1.4aa7ea64e72a9p-8, 0x1.54889d1908769p-7, -0x1.594f2894a4f8dp-7},
+	},
+	// x e^(x^2) erfc(x) in u = 1/x - 0.375, x in [2, 4] (binary64)
+	"erfcH2": {
+		nil,
+		{0x1.0fcced7e1e7c8p-1, -0x1.367279608aefep-3, -0x1.78feec12540f5p-4, 0x1.6b0b80c99487dp-3, -0x1.dc4a70137c505p-4, -0x1.35b947fc3ded8p-5, 0x1.91e7801d6fa5ap-3, -0x1.05d2280a69101p-2, 0x1.16c3df959d5d8p-3, 0x1.5cbe2bd18cfc9p-3, -0x1.1c33224bf6aa1p-1, 0x1.8fe90e41d9938p-1, -0x1.12083039e63b6p-1, -0x1.b5b2ec51d5125p-2, 0x1.0791635bbd4b9p+1, -0x1.d42efb3c66886p+1, 0x1.a2e524c0a4759p+1},
+	},
+	// x e^(x^2) erfc(x) in u = 1/x - 0.15, x in [4, 27.3] (binary64)
+	"erfcH3": {
+		nil,
+		{0x1.1db8231d13550p-1, -0x1.4507a2cf0621cp-4, -0x1.db1b6879dd5adp-3, 0x1.903ffbd9f615ep-3, 0x1.54e73dd0c0b0dp-3, -0x1.ec35096b88906p-2, 0x1.3828abcd23861p-3, 0x1.fbaaa2e0266b4p-1, -0x1.bec605cd5d21dp+0, -0x1.07c9dea35992fp-1, 0x1.b2731fd354f81p+2, -0x1.39590a3fda64ep+3, -0x1.24b1eaa38807fp+3, 0x1.e2fe3b0667957p+5, -0x1.46a28516326efp+6, -0x1.1e8922de72339p+7, 0x1.3596e9d1f2b6dp+9},
 	},
 	// lgamma(x)/((x-1)(x-2)) in u = x - 1.875, x in [0.75, 3]
 	"lgR": {

@@ -7,7 +7,7 @@ import (
 	"spv2visa/ir"
 )
 
-// The error and gamma functions (binary32), and nextafter (at every
+// The error functions, the gamma functions (binary32), and nextafter (at every
 // width, on the bits). erf is x E(x^2) up to 1, and beyond 1 - A(x),
 // A a fit of erfc's absolute error, which is all erf needs; erfc beyond
 // 1 is e^(-x^2) G(1/x)/x with x^2 carried exactly. tgamma and lgamma use
@@ -18,8 +18,8 @@ import (
 var cLog2Sqrt2Pi = lazyConst(func(s *bigSet) *big.Float { return s.quo(lnSqrt2Pi(s), s.ln2()) })
 
 func regSpecial() {
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], false) }), "erf")
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], true) }), "erfc")
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], false) }), "erf")
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], true) }), "erfc")
 	regF(false, one(tgammaE), "tgamma")
 	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { r, _ := lgammaE(m, a[0]); return r }), "lgamma")
 	regF(false, func(m *mb, a []*ir.Value) []*ir.Value {
@@ -29,19 +29,32 @@ func regSpecial() {
 	mathExps["nextafter"] = mathExp{kind: kWhole, whole: nextafterE}
 }
 
-// erfcBig is erfc(a) for a >= 1 (NaN passes through).
+// erfcBig is erfc(a) for a >= 1 (NaN passes through): e^(-a^2) G(1/a)/a,
+// G in two pieces for binary32 (erfc underflows past 10.6) and three for
+// binary64 (past 27.3).
 func (m *mb) erfcBig(a *ir.Value) *ir.Value {
-	ac := m.clampNaN(a, 1, 10.6)
+	limit := 10.6
+	if m.f.bits == 64 {
+		limit = 27.3
+	}
+	ac := m.clampNaN(a, 1, limit)
 	t := m.div(m.c(1), ac)
-	g := m.sel(m.lt(ac, m.c(2.5)),
-		m.poly(m.sub(t, m.c(0.7)), m.coef("erfcG1")),
-		m.poly(m.sub(t, m.c(0.25)), m.coef("erfcG2")))
+	var g *ir.Value
+	if m.f.bits == 64 {
+		g = m.sel(m.lt(ac, m.c(2)), m.poly(m.sub(t, m.c(0.75)), m.coef("erfcH1")),
+			m.sel(m.lt(ac, m.c(4)), m.poly(m.sub(t, m.c(0.375)), m.coef("erfcH2")),
+				m.poly(m.sub(t, m.c(0.15)), m.coef("erfcH3"))))
+	} else {
+		g = m.sel(m.lt(ac, m.c(2.5)),
+			m.poly(m.sub(t, m.c(0.7)), m.coef("erfcG1")),
+			m.poly(m.sub(t, m.c(0.25)), m.coef("erfcG2")))
+	}
 	h := m.mul(ac, ac)
 	l := m.fma(ac, ac, m.neg(h))
 	p, k := m.expReduce(m.neg(h))
 	p = m.mul(m.mul(m.fma(m.neg(p), l, p), g), t)
 	r := m.scale(p, k)
-	return m.sel(m.gt(a, m.c(10.6)), m.c(0), r)
+	return m.sel(m.gt(a, m.c(limit)), m.c(0), r)
 }
 
 func erfE(m *mb, x *ir.Value, complement bool) *ir.Value {
@@ -49,6 +62,11 @@ func erfE(m *mb, x *ir.Value, complement bool) *ir.Value {
 	small := m.le(ax, m.c(1))
 	e := m.mul(ax, m.poly(m.mul(ax, ax), m.coef("erfE")))
 	one := m.c(1)
+	if !complement && m.f.bits == 64 {
+		// erfc is below 0.16 past 1, so its relative error matters a
+		// sixth as much in 1 - erfc.
+		return m.copysign(m.sel(small, e, m.sub(one, m.erfcBig(ax))), x)
+	}
 	if !complement {
 		// 1 - erfc(x) needs erfc only to an absolute 2^-20 (16 ulp of
 		// erf there): a polynomial up to 4, beyond which erf rounds to 1.

@@ -1,4 +1,4 @@
-// Tests: double-precision arithmetic, math builtins on double/double2 (sin, cos, tan and sincos over the whole range), and conversions between double, float, int and long.
+// Tests: double-precision arithmetic, math builtins on double/double2 (sin, cos, tan and sincos over the whole range, erf and erfc), and conversions between double, float, int and long.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 kernel void dp_ops(global const double *a, global const float *b,
@@ -34,4 +34,12 @@ kernel void dp_trig(global const double *a, global double *out, global double *t
     out[4 * i + 2] = s;
     out[4 * i + 3] = c;
     tout[i] = tan(x);
+}
+
+kernel void dp_erf(global const double *a, global double *out)
+{
+    size_t i = get_global_id(0);
+    double x = a[i];
+    out[2 * i] = erf(x);
+    out[2 * i + 1] = erfc(x);
 }

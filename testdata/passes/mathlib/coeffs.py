@@ -144,9 +144,12 @@ SPECS = [
     ("atanA", atanA, 0, 0.171573, 0, 5, 12, "(atan(v) - v)/v^3 in z = v^2, |v| <= tan(pi/8)"),
     ("asinB", asinB, 0, 0.25, 0, 5, 12, "(asin(v) - v)/v^3 in z = v^2, |v| <= 1/2"),
     ("cbrtC", mp.cbrt, 1, 2, 0, 5, 5, "cbrt(m), m in [1, 2]: a start for Newton's iteration"),
-    ("erfE", erfE, 0, 1, 0, 6, 0, "erf(x)/x in z = x^2, |x| <= 1"),
+    ("erfE", erfE, 0, 1, 0, 6, 12, "erf(x)/x in z = x^2, |x| <= 1"),
     ("erfcG1", erfcG, 0.4, 1, 0.7, 9, 0, "x e^(x^2) erfc(x) in u = 1/x - 0.7, x in [1, 2.5]"),
     ("erfcG2", erfcG, 1 / 10.6, 0.4, 0.25, 8, 0, "x e^(x^2) erfc(x) in u = 1/x - 0.25, x in [2.5, 10.6]"),
+    ("erfcH1", erfcG, 0.5, 1, 0.75, 0, 16, "x e^(x^2) erfc(x) in u = 1/x - 0.75, x in [1, 2] (binary64)"),
+    ("erfcH2", erfcG, 0.25, 0.5, 0.375, 0, 16, "x e^(x^2) erfc(x) in u = 1/x - 0.375, x in [2, 4] (binary64)"),
+    ("erfcH3", erfcG, 1 / 27.3, 0.25, 0.15, 0, 16, "x e^(x^2) erfc(x) in u = 1/x - 0.15, x in [4, 27.3] (binary64)"),
     ("erfA", erfcA, 1, 4, 2.5, 12, 0, "erfc(x) in u = x - 2.5, x in [1, 4], absolute error"),
     ("lgR", lgR, 0.75, 3, 1.875, 12, 0, "lgamma(x)/((x-1)(x-2)) in u = x - 1.875, x in [0.75, 3]"),
 ]
