@@ -243,13 +243,16 @@ var bigRefs = map[string]func(x []float64) *big.Float{
 		}
 		return bquo(bf(1), bsqrt(bf(x[0])))
 	},
-	"sin":   trigRef(func(s, c *big.Float) *big.Float { return s }),
-	"cos":   trigRef(func(s, c *big.Float) *big.Float { return c }),
-	"tan":   trigRef(func(s, c *big.Float) *big.Float { return bquo(s, c) }),
-	"sinpi": piRef(func(s, c *big.Float) *big.Float { return s }),
-	"cospi": piRef(func(s, c *big.Float) *big.Float { return c }),
-	"tanpi": piRef(func(s, c *big.Float) *big.Float { return bquo(s, c) }),
-	"atan":  bfinite(batan),
+	"lgamma":   gammaRef(false),
+	"lgamma_r": gammaRef(false),
+	"tgamma":   gammaRef(true),
+	"sin":      trigRef(func(s, c *big.Float) *big.Float { return s }),
+	"cos":      trigRef(func(s, c *big.Float) *big.Float { return c }),
+	"tan":      trigRef(func(s, c *big.Float) *big.Float { return bquo(s, c) }),
+	"sinpi":    piRef(func(s, c *big.Float) *big.Float { return s }),
+	"cospi":    piRef(func(s, c *big.Float) *big.Float { return c }),
+	"tanpi":    piRef(func(s, c *big.Float) *big.Float { return bquo(s, c) }),
+	"atan":     bfinite(batan),
 	"atanpi": bfinite(func(x *big.Float) *big.Float {
 		return bquo(batan(x), bPi)
 	}),
@@ -359,6 +362,76 @@ func bigSinCos(x float64) (*big.Float, *big.Float) {
 		s, c = bnew().Neg(c), s
 	}
 	return s, c
+}
+
+// stirlingCoefs are B_2k / (2k (2k-1)) for k = 1..40, from the Bernoulli
+// numbers of the Akiyama-Tanigawa recurrence in exact rationals.
+var stirlingCoefs = sync.OnceValue(func() []*big.Float {
+	const n = 40
+	a := make([]*big.Rat, 2*n+1)
+	var cs []*big.Float
+	for m := 0; m <= 2*n; m++ {
+		a[m] = big.NewRat(1, int64(m+1))
+		for j := m; j >= 1; j-- {
+			d := new(big.Rat).Sub(a[j-1], a[j])
+			a[j-1] = d.Mul(d, big.NewRat(int64(j), 1))
+		}
+		if m >= 2 && m%2 == 0 { // a[0] is B_m
+			c := new(big.Rat).Quo(a[0], big.NewRat(int64(m*(m-1)), 1))
+			cs = append(cs, bnew().SetRat(c))
+		}
+	}
+	return cs
+})
+
+// blgamma is log Gamma(x) for x > 0: x shifted to z >= 100 (the
+// shifts' product divided out), then Stirling's series to 40 terms,
+// the next of which is below 2^-340 there.
+func blgamma(x *big.Float) *big.Float {
+	z, prod := bnew().Set(x), bf(1)
+	for z.Cmp(bf(100)) < 0 {
+		prod = bmul(prod, z)
+		z = badd(z, bf(1))
+	}
+	r := bsub(bmul(bsub(z, bf(0.5)), blog(z)), z)
+	r = badd(r, bquo(blog(bmul(bf(2), bPi)), bf(2)))
+	w := bquo(bf(1), z)
+	w2, p := bmul(w, w), w
+	for _, c := range stirlingCoefs() {
+		r = badd(r, bmul(c, p))
+		p = bmul(p, w2)
+	}
+	return bsub(r, blog(prod))
+}
+
+// gammaRef is lgamma (log |Gamma(x)|) or tgamma for finite x other than
+// 0 and the negative integers (nil there: the float64 reference). Below
+// 0, Gamma(x) = pi / (sin(pi x) Gamma(1 - x)), with x reduced exactly.
+// (Go's math.Lgamma(5e-324) is 709.09, from its math.Log of denormals,
+// and its math.Gamma is off by tens of ulps near the overflow.)
+func gammaRef(tgamma bool) func(x []float64) *big.Float {
+	return func(x []float64) *big.Float {
+		v := x[0]
+		if v == 0 || math.IsInf(v, 0) || v != v || v < 0 && v == math.Trunc(v) {
+			return nil
+		}
+		lg, neg := bnew(), false
+		if v > 0 {
+			lg = blgamma(bf(v))
+		} else {
+			s, _ := bsinCos(bmul(bf(math.Mod(v, 2)), bPi))
+			neg = s.Sign() < 0
+			lg = bsub(blog(bquo(bPi, bnew().Abs(s))), blgamma(bsub(bf(1), bf(v))))
+		}
+		if !tgamma {
+			return lg
+		}
+		g := bexp(lg)
+		if g != nil && neg {
+			g.Neg(g)
+		}
+		return g
+	}
 }
 
 // piRef reduces x exactly (x - 2 round(x/2)) and evaluates at pi r.

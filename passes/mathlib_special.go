@@ -7,7 +7,7 @@ import (
 	"spv2visa/ir"
 )
 
-// The error functions, the gamma functions (binary32), and nextafter (at every
+// The error and gamma functions, and nextafter (at every
 // width, on the bits). erf is x E(x^2) up to 1, and beyond 1 - A(x),
 // A a fit of erfc's absolute error, which is all erf needs; erfc beyond
 // 1 is e^(-x^2) G(1/x)/x with x^2 carried exactly. tgamma and lgamma use
@@ -20,9 +20,9 @@ var cLog2Sqrt2Pi = lazyConst(func(s *bigSet) *big.Float { return s.quo(lnSqrt2Pi
 func regSpecial() {
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], false) }), "erf")
 	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { return erfE(m, a[0], true) }), "erfc")
-	regF(false, one(tgammaE), "tgamma")
-	regF(false, one(func(m *mb, a []*ir.Value) *ir.Value { r, _ := lgammaE(m, a[0]); return r }), "lgamma")
-	regF(false, func(m *mb, a []*ir.Value) []*ir.Value {
+	regF(true, one(tgammaE), "tgamma")
+	regF(true, one(func(m *mb, a []*ir.Value) *ir.Value { r, _ := lgammaE(m, a[0]); return r }), "lgamma")
+	regF(true, func(m *mb, a []*ir.Value) []*ir.Value {
 		r, s := lgammaE(m, a[0])
 		return []*ir.Value{r, s}
 	}, "lgamma_r")
@@ -87,14 +87,35 @@ func (m *mb) ddMul(a, b dd) dd {
 	return dd{h, m.add(l, m.fma(a.hi, b.lo, m.mul(a.lo, b.hi)))}
 }
 
-// shifted returns z = x + n >= 4 as a dd for x > 0 (n in 0..4) and the
-// product q = (x+1)...(x+n-1) as a dd; xf says x itself is a factor
-// (n >= 1), so that Gamma(x) = Gamma(z) / (q x) then.
+// stirlingMin is where Stirling's series, to its terms in stirlingTerms,
+// is accurate enough for the format: its first omitted term at z is
+// below 2^-62 for binary64 from 12 on, below 2^-30 for binary32 from 4.
+func (m *mb) stirlingMin() int {
+	if m.f.bits == 64 {
+		return 12
+	}
+	return 4
+}
+
+// stirlingTerms are the coefficients of S(w) in 1/z's odd powers,
+// B_2k / (2k (2k-1)), as many as the format needs from stirlingMin on.
+func (m *mb) stirlingTerms() []float64 {
+	c := []float64{1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156}
+	if m.f.bits == 64 {
+		return c
+	}
+	return c[:5]
+}
+
+// shifted returns z = x + n >= stirlingMin as a dd for x > 0 (n in
+// 0..stirlingMin) and the product q = (x+1)...(x+n-1) as a dd; xf says x
+// itself is a factor (n >= 1), so that Gamma(x) = Gamma(z) / (q x) then.
 func (m *mb) shifted(x *ir.Value) (z, q dd, xf *ir.Value) {
-	n := m.fmin(m.fmax(m.call("ceil", x.Type, m.sub(m.c(4), x)), m.c(0)), m.c(4))
+	zmin := float64(m.stirlingMin())
+	n := m.fmin(m.fmax(m.call("ceil", x.Type, m.sub(m.c(zmin), x)), m.c(0)), m.c(zmin))
 	zs := m.twoSum(x, n)
 	q = dd{m.c(1), m.c(0)}
-	for i := 1; i < 4; i++ {
+	for i := 1; i < int(zmin); i++ {
 		f := m.twoSum(x, m.c(float64(i)))
 		use := m.lt(m.c(float64(i)), n)
 		q = m.selDD(use, m.ddMul(q, f), q)
@@ -113,7 +134,7 @@ func (m *mb) stirlingLog2(z dd) dd {
 	s := m.twoSum(t1.hi, m.neg(t2.hi))
 	w := m.div(m.c(1), z.hi)
 	w2 := m.mul(w, w)
-	ser := m.mul(w, m.poly(w2, []float64{1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188}))
+	ser := m.mul(w, m.poly(w2, m.stirlingTerms()))
 	c0 := cLog2Sqrt2Pi.dd(m.f)
 	lo := m.add(m.add(s.lo, m.sub(t1.lo, t2.lo)), m.fma(ser, m.c(cLog2e.v(m.f)), m.c(c0.lo)))
 	r := m.twoSum(s.hi, m.c(c0.hi))
@@ -122,7 +143,8 @@ func (m *mb) stirlingLog2(z dd) dd {
 
 func tgammaE(m *mb, a []*ir.Value) *ir.Value {
 	x := a[0]
-	ax := m.clampNaN(m.abs(x), 0, 50)
+	// Gamma over- or underflows past 36 (binary32), 185 (binary64).
+	ax := m.clampNaN(m.abs(x), 0, map[int]float64{32: 50, 64: 200}[m.f.bits])
 	z, q, xf := m.shifted(m.sel(m.feq(ax, m.c(0)), m.c(1), ax))
 	t := m.stirlingLog2(z)
 	k := m.rint(t.hi)
@@ -155,28 +177,48 @@ func tgammaE(m *mb, a []*ir.Value) *ir.Value {
 func lgammaE(m *mb, x *ir.Value) (r, sign *ir.Value) {
 	ax := m.abs(x)
 	one, two := m.c(1), m.c(2)
-	rpoly := func(u, f1, f2 *ir.Value) *ir.Value { return m.mul(m.mul(f1, f2), m.poly(u, m.coef("lgR"))) }
+	// rpoly is (y-1)(y-2) R(y), y - 1 = f1 and y - 2 = f2 exact, y in
+	// [0.75, 3]; y = x + off for the variable of R's fit (one fit for
+	// binary32, two for binary64, split at 1.5).
+	rpoly := func(x *ir.Value, off float64, f1, f2 *ir.Value) *ir.Value {
+		var r *ir.Value
+		if m.f.bits == 64 {
+			r = m.sel(m.lt(x, m.c(1.5-off)), m.poly(m.sub(x, m.c(1.125-off)), m.coef("lgR1")),
+				m.poly(m.sub(x, m.c(2.25-off)), m.coef("lgR2")))
+		} else {
+			r = m.poly(m.sub(x, m.c(1.875-off)), m.coef("lgR"))
+		}
+		return m.mul(m.mul(f1, f2), r)
+	}
 	// (0, 0.75): lgamma(x+1) - log x, with x+1's factors taken from x.
-	tiny := m.sub(rpoly(m.sub(ax, m.c(0.875)), ax, m.sub(ax, one)), m.log(ax, 0))
+	tiny := m.sub(rpoly(ax, 1, ax, m.sub(ax, one)), m.log(ax, 0))
 	// [0.75, 3): the fit.
-	near := rpoly(m.sub(ax, m.c(1.875)), m.sub(ax, one), m.sub(ax, two))
-	// [3, 8): lgamma(x - j) + log((x-1)...(x-j)), x - j in [2, 3).
+	near := rpoly(ax, 0, m.sub(ax, one), m.sub(ax, two))
+	// [3, zmin): lgamma(x - j) + log((x-1)...(x-j)), x - j in [2, 3).
+	zmin := float64(2 * m.stirlingMin())
+	if m.f.bits == 64 {
+		zmin = float64(m.stirlingMin())
+	}
 	j := m.sub(m.floor(ax), two)
 	prod := one
-	for i := 1; i <= 5; i++ {
+	for i := 1; float64(i) <= zmin-3; i++ {
 		prod = m.sel(m.le(m.c(float64(i)), j), m.mul(prod, m.sub(ax, m.c(float64(i)))), prod)
 	}
 	xj := m.sub(ax, j)
-	mid := m.add(rpoly(m.sub(xj, m.c(1.875)), m.sub(xj, one), m.sub(xj, two)), m.log(prod, 0))
-	// [8, inf): Stirling, (z - 1/2) log z - z + log sqrt(2 pi) + S(1/z).
-	zc := m.fmax(ax, m.c(8))
+	mid := m.add(rpoly(xj, 0, m.sub(xj, one), m.sub(xj, two)), m.log(prod, 0))
+	// [zmin, inf): Stirling, (z - 1/2) log z - z + log sqrt(2 pi) + S(1/z).
+	zc := m.fmax(ax, m.c(zmin))
 	kz, lz := m.logParts(zc)
 	ln2 := cLn2.dd(m.f)
 	lnz := m.twoSum(m.mul(kz, m.c(ln2.hi)), lz.hi)
 	lnz.lo = m.add(lnz.lo, m.fma(kz, m.c(ln2.lo), lz.lo))
 	t1 := m.ddMul(dd{m.sub(zc, m.c(0.5)), m.c(0)}, lnz)
 	w := m.div(one, zc)
-	ser := m.mul(w, m.poly(m.mul(w, w), []float64{1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680}))
+	terms := m.stirlingTerms()
+	if m.f.bits == 32 {
+		terms = terms[:4]
+	}
+	ser := m.mul(w, m.poly(m.mul(w, w), terms))
 	s := m.twoSum(t1.hi, m.neg(zc))
 	c0 := cLnSqrt2Pi.dd(m.f)
 	big := m.add(s.hi, m.add(m.add(s.lo, t1.lo), m.add(ser, m.c(c0.hi))))
@@ -184,7 +226,7 @@ func lgammaE(m *mb, x *ir.Value) (r, sign *ir.Value) {
 	// also overflows where lgamma does.
 	huge := math.Ldexp(1, m.f.mant+7)
 	big = m.sel(m.gt(ax, m.c(huge)), m.mul(ax, m.sub(m.log(ax, 0), one)), big)
-	pos := m.sel(m.lt(ax, m.c(0.75)), tiny, m.sel(m.lt(ax, m.c(3)), near, m.sel(m.lt(ax, m.c(8)), mid, big)))
+	pos := m.sel(m.lt(ax, m.c(0.75)), tiny, m.sel(m.lt(ax, m.c(3)), near, m.sel(m.lt(ax, m.c(zmin)), mid, big)))
 	// x < 0: log(pi / |x sinpi(x)|) - lgamma(-x).
 	sp := m.trigPi(x, "sin")
 	lp := m.log(m.div(m.c(cPi.v(m.f)), m.abs(m.mul(x, sp))), 0)

@@ -1,4 +1,4 @@
-// Tests: double-precision arithmetic, math builtins on double/double2 (sin, cos, tan and sincos over the whole range, erf and erfc), and conversions between double, float, int and long.
+// Tests: double-precision arithmetic, math builtins on double/double2 (sin, cos, tan and sincos over the whole range, erf, erfc, tgamma, lgamma and lgamma_r), and conversions between double, float, int and long.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 kernel void dp_ops(global const double *a, global const float *b,
@@ -42,4 +42,15 @@ kernel void dp_erf(global const double *a, global double *out)
     double x = a[i];
     out[2 * i] = erf(x);
     out[2 * i + 1] = erfc(x);
+}
+
+kernel void dp_gamma(global const double *a, global double *out, global int *sign)
+{
+    size_t i = get_global_id(0);
+    double x = a[i];
+    int s;
+    out[3 * i] = tgamma(x);
+    out[3 * i + 1] = lgamma(x);
+    out[3 * i + 2] = lgamma_r(x, &s);
+    sign[i] = s;
 }

@@ -53,12 +53,12 @@ func init() {
 	// index of lane k/2, or a high half. Its TGLLP and DG2 code, and
 	// ours on every device, give PoCL's results.
 	igcExcluded["pvc/unaligned_vectors.uniform_bytes_at"] = "IGC's PVC code reads the low words of 64-bit vector indices with a 32-bit stride"
-	// IGC's double sin, cos, erf and erfc read tables of its own
+	// IGC's double sin, cos, erf, erfc and tgamma read tables of its own
 	// built-in library (__internal_dsincos_la_reduction_data,
-	// __internal_derf_la_data), globals of the zebin that the emulated
-	// launch, built from our ze_info, lacks.
-	for _, id := range []string{"fp64.dp_trig", "fp64.dp_trig.large", "fp64.dp_erf"} {
-		igcExcluded["pvc/"+id] = "IGC's double sin, cos, erf and erfc read tables of its built-in library that the launch does not define"
+	// __internal_derf_la_data, __stgamma_ep__own_small_value_32), globals
+	// of the zebin that the emulated launch, built from our ze_info, lacks.
+	for _, id := range []string{"fp64.dp_trig", "fp64.dp_trig.large", "fp64.dp_erf", "fp64.dp_gamma"} {
+		igcExcluded["pvc/"+id] = "IGC's double sin, cos, erf, erfc and tgamma read tables of its built-in library that the launch does not define"
 	}
 	// IGC's mad_sat(long) (libclc's) returns LONG_MIN when the operands'
 	// signs differ and the high half of the product is not -1, also

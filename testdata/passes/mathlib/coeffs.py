@@ -152,6 +152,8 @@ SPECS = [
     ("erfcH3", erfcG, 1 / 27.3, 0.25, 0.15, 0, 16, "x e^(x^2) erfc(x) in u = 1/x - 0.15, x in [4, 27.3] (binary64)"),
     ("erfA", erfcA, 1, 4, 2.5, 12, 0, "erfc(x) in u = x - 2.5, x in [1, 4], absolute error"),
     ("lgR", lgR, 0.75, 3, 1.875, 12, 0, "lgamma(x)/((x-1)(x-2)) in u = x - 1.875, x in [0.75, 3]"),
+    ("lgR1", lgR, 0.75, 1.5, 1.125, 0, 20, "lgamma(x)/((x-1)(x-2)) in u = x - 1.125, x in [0.75, 1.5] (binary64)"),
+    ("lgR2", lgR, 1.5, 3, 2.25, 0, 20, "lgamma(x)/((x-1)(x-2)) in u = x - 2.25, x in [1.5, 3] (binary64)"),
 ]
 
 ABSOLUTE = {"erfA"}
