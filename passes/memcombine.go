@@ -10,7 +10,8 @@ import (
 // vector access: the fields of a structure, a[i] and a[i+1]. A GPU
 // memory message moves up to four elements per lane for the price of
 // one, so two loads of neighbouring dwords cost twice what one load of
-// a pair does.
+// a pair does; neighbouring bytes and words merge too, into the dwords
+// a backend then moves whole.
 //
 // Loads merge when they read consecutive elements of one size from the
 // same base pointer at constant offsets, in one block, with nothing
@@ -164,7 +165,7 @@ func combinable(v *ir.Value, p *ir.Value, t *ir.Type) bool {
 	}
 	sz := t.Size()
 	a := ir.MemFlags(v.AuxInt).Align()
-	return (sz == 4 || sz == 8) && (a == 0 || a >= sz)
+	return (sz == 1 || sz == 2 || sz == 4 || sz == 8) && (a == 0 || a >= sz)
 }
 
 type memRef struct {
