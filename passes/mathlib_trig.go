@@ -81,124 +81,74 @@ func (m *mb) trig(x *ir.Value, fn string) *ir.Value {
 func (m *mb) reducePiO2(x *ir.Value) (q *ir.Value, r dd) {
 	ax := m.abs(x)
 	small := m.le(ax, m.c(math.Pi/4))
-	var pq *ir.Value
-	var pr dd
-	if m.f.bits == 64 {
-		pq, pr = m.payneHanek64(ax)
-	} else {
-		pq, pr = m.payneHanek(ax)
-	}
+	pq, pr := m.payneHanek(ax)
 	neg := m.signbit(x)
 	pq = m.sel(neg, m.and(m.isub(m.ci(0), pq), m.ci(3)), pq)
 	pr = m.selDD(neg, m.ddNeg(pr), pr)
 	return m.sel(small, m.ci(0), pq), m.selDD(small, dd{x, m.c(0)}, pr)
 }
 
-// twoOverPi32 are the words of 2/pi behind one zero word, for the
-// binary32 Payne-Hanek window.
-var twoOverPi32 = sync.OnceValue(func() []uint32 { return append([]uint32{0}, twoOverPiWords(bigs(), 7)...) })
-
-// payneHanek reduces finite ax >= pi/4 (binary32): ax = m 2^(e-23), and
-// the bits t_j of 2/pi with m 2^(e-23-j) mod 4 nonzero and above 2^-70
-// are a 96-bit window starting at bit e-24. Everything is in 32-bit
-// words: a 64-bit integer operation is several on most targets.
-func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
-	b := m.bits(ax)
-	e := m.iclamp(m.isub(m.lshr(b, m.ci(23)), m.ci(127)), -1, 127)
-	mant := m.or(m.and(b, m.ci(0x7fffff)), m.ci(0x800000))
-	p := m.iadd(e, m.ci(7)) // bit index in twoOverPi32
-	idx := m.lshr(p, m.ci(5))
-	sh := m.and(p, m.ci(31))
-	word := func(i int) *ir.Value {
-		words := twoOverPi32()
-		w := m.ci(int64(words[i]))
-		for k := 1; k <= 4; k++ {
-			w = m.sel(m.ieq(idx, m.ci(int64(k))), m.ci(int64(words[i+k])), w)
+// twoOverPiTable is the bits of 2/pi in words of w bits behind one zero
+// word, as far as the window of the format's largest exponent reaches
+// (224 bits for binary32, 1216 for binary64); pi to 1400 bits for
+// binary64, computed the first time a kernel calls its sin, cos or tan.
+var twoOverPiTable = map[int]func() []uint64{
+	32: sync.OnceValue(func() []uint64 {
+		out := []uint64{0}
+		for _, w := range twoOverPiWords(bigs(), 7) {
+			out = append(out, uint64(w))
 		}
-		return w
-	}
-	ws := [4]*ir.Value{word(0), word(1), word(2), word(3)}
-	// Window word j: bits sh.. of word j, then the top sh bits of the
-	// next (two shifts, so that sh = 0 takes none).
-	win := func(j int) *ir.Value {
-		next := m.lshr(m.lshr(ws[j+1], m.ci(1)), m.isub(m.ci(31), sh))
-		return m.or(m.shl(ws[j], sh), next)
-	}
-	w0, w1, w2 := win(0), win(1), win(2)
-	// y = m (w0 w1 w2) / 2^32 mod 2^64 = x 2/pi mod 4, times 2^62:
-	// the low word of m w1 plus the high word of m w2, and above it
-	// the low word of m w0 plus the high word of m w1 and the carry.
-	t := m.it()
-	h2 := m.call("u_mul_hi", t, mant, w2)
-	l1 := m.imul(mant, w1)
-	lo := m.iadd(l1, h2)
-	carry := m.sel(m.ult(lo, l1), m.ci(1), m.ci(0))
-	hi := m.iadd(m.iadd(m.imul(mant, w0), m.call("u_mul_hi", t, mant, w1)), carry)
-	// q = (y + 2^61) >> 62 and the fraction f = y - q 2^62, a signed
-	// 64-bit integer (high word fh, low word lo) in [-2^61, 2^61).
-	q = m.lshr(m.iadd(hi, m.ci(1<<29)), m.ci(30))
-	fh := m.isub(hi, m.shl(q, m.ci(30)))
-	// |f| in words, then exactly as a + b + c with a, b and c exact
-	// floats: a the high word (rounded) times 2^32, b the high word's
-	// rounding error times 2^32 plus the low word's top half, c the low
-	// word's bottom half; a + b, error-free, then c.
-	neg := m.slt(fh, m.ci(0))
-	borrow := m.sel(m.ine(lo, m.ci(0)), m.ci(1), m.ci(0))
-	mh := m.sel(neg, m.isub(m.isub(m.ci(0), fh), borrow), fh)
-	ml := m.sel(neg, m.isub(m.ci(0), lo), lo)
-	fa := m.toFloat(mh)
-	da := m.toFloat(m.isub(mh, m.toInt(fa)))
-	fb := m.fma(da, m.c(0x1p32), m.mul(m.toFloat(m.lshr(ml, m.ci(16))), m.c(0x1p16)))
-	ab := m.fastTwoSum(m.mul(fa, m.c(0x1p32)), fb)
-	f := dd{ab.hi, m.add(ab.lo, m.toFloat(m.and(ml, m.ci(0xffff))))}
-	f = m.selDD(neg, m.ddNeg(f), f)
-	s := m.c(0x1p-62)
-	r = m.mulC(dd{m.mul(f.hi, s), m.mul(f.lo, s)}, cPiO2.dd(m.f))
-	return q, r
+		return out
+	}),
+	64: sync.OnceValue(func() []uint64 {
+		w := twoOverPiWords(newBigSet(1400), 38)
+		out := []uint64{0}
+		for i := 0; i < len(w); i += 2 {
+			out = append(out, uint64(w[i])<<32|uint64(w[i+1]))
+		}
+		return out
+	}),
 }
 
-// twoOverPi64 are the bits of 2/pi in 64-bit words behind one zero word,
-// for the binary64 window: 1216 bits, as far as the largest exponent's
-// window reaches. (pi to 1400 bits, computed the first time a kernel
-// calls a binary64 sin, cos or tan.)
-var twoOverPi64 = sync.OnceValue(func() []uint64 {
-	w := twoOverPiWords(newBigSet(1400), 38)
-	out := []uint64{0}
-	for i := 0; i < len(w); i += 2 {
-		out = append(out, uint64(w[i])<<32|uint64(w[i+1]))
-	}
-	return out
-})
-
-// payneHanek64 reduces finite ax >= pi/4 (binary64): ax = M 2^(e-52)
-// with M < 2^53, and the bits of 2/pi from bit e-53 on give x 2/pi mod 4
-// to within M 2^-190: a 192-bit window (three words W0 W1 W2), M W mod
-// 2^192 = y 2^190. Its top 128 bits (B, A) hold q mod 4 in B's top two
-// bits and the fraction below to 2^-126, enough for the closest
+// payneHanek reduces finite ax >= pi/4 in words of the format's width W
+// (32 or 64 bits, a 64-bit integer operation being several on most
+// targets): ax = M 2^(e-p) with p the format's fraction bits, and the
+// bits of 2/pi from bit e-p-1 on give x 2/pi mod 4 to within M 2^(2-3W):
+// a window of three words W0 W1 W2, M W mod 2^3W = y 2^(3W-2). Its top
+// two words (B, A) hold q mod 4 in B's top two bits and the fraction
+// below it to 2^(2-2W): for binary64 to 2^-126, enough for the closest
 // approach of a binary64 to a multiple of pi/2 (about 2^-61 relative).
-func (m *mb) payneHanek64(ax *ir.Value) (q *ir.Value, r dd) {
+func (m *mb) payneHanek(ax *ir.Value) (q *ir.Value, r dd) {
+	w := m.f.bits
+	lw := map[int]int{32: 5, 64: 6}[w]
+	p := m.f.mant
+	bias := m.f.bias
 	b := m.bits(ax)
-	e := m.iclamp(m.isub(m.lshr(b, m.ci(52)), m.ci(1023)), -1, 1023)
-	mant := m.or(m.and(b, m.ci(1<<52-1)), m.ci(1<<52))
-	p := m.iadd(e, m.ci(10)) // bit index of t_(e-53) in twoOverPi64
-	idx := m.lshr(p, m.ci(6))
-	sh := m.and(p, m.ci(63))
-	words := twoOverPi64()
-	last := (1023 + 10) >> 6
+	e := m.iclamp(m.isub(m.lshr(b, m.ci(int64(p))), m.ci(int64(bias))), -1, int64(bias))
+	mant := m.or(m.and(b, m.ci(1<<p-1)), m.ci(1<<p))
+	// Bit e-p-1 of 2/pi is bit e-p-1+(w-1) of the table.
+	pad := w - p - 2
+	pos := m.iadd(e, m.ci(int64(pad)))
+	idx := m.lshr(pos, m.ci(int64(lw)))
+	sh := m.and(pos, m.ci(int64(w-1)))
+	words := twoOverPiTable[w]()
+	last := (bias + pad) >> lw
 	is := make([]*ir.Value, last+1)
 	for k := 1; k <= last; k++ {
 		is[k] = m.ieq(idx, m.ci(int64(k)))
 	}
 	word := func(i int) *ir.Value {
-		w := m.ci(int64(words[i]))
+		v := m.ci(int64(words[i]))
 		for k := 1; k <= last; k++ {
-			w = m.sel(is[k], m.ci(int64(words[i+k])), w)
+			v = m.sel(is[k], m.ci(int64(words[i+k])), v)
 		}
-		return w
+		return v
 	}
 	ws := [4]*ir.Value{word(0), word(1), word(2), word(3)}
+	// Window word j: bits sh.. of word j, then the top sh bits of the
+	// next (two shifts, so that sh = 0 takes none).
 	win := func(j int) *ir.Value {
-		next := m.lshr(m.lshr(ws[j+1], m.ci(1)), m.isub(m.ci(63), sh))
+		next := m.lshr(m.lshr(ws[j+1], m.ci(1)), m.isub(m.ci(int64(w-1)), sh))
 		return m.or(m.shl(ws[j], sh), next)
 	}
 	w0, w1, w2 := win(0), win(1), win(2)
@@ -208,24 +158,26 @@ func (m *mb) payneHanek64(ax *ir.Value) (q *ir.Value, r dd) {
 	lo := m.iadd(l1, m.call("u_mul_hi", t, mant, w2))
 	carry := m.sel(m.ult(lo, l1), m.ci(1), m.ci(0))
 	hi := m.iadd(m.iadd(m.imul(mant, w0), m.call("u_mul_hi", t, mant, w1)), carry)
-	// q = (B + 2^61) >> 62; the fraction (fh, lo) = (B, A) - q 2^126 as a
-	// signed 128-bit integer in [-2^125, 2^125).
-	q = m.lshr(m.iadd(hi, m.ci(1<<61)), m.ci(62))
-	fh := m.isub(hi, m.shl(q, m.ci(62)))
+	// q = (B + 2^(W-3)) >> (W-2); the fraction (fh, lo) = (B, A) - q
+	// 2^(2W-2), a signed double word in [-2^(2W-3), 2^(2W-3)).
+	q = m.lshr(m.iadd(hi, m.ci(1<<(w-3))), m.ci(int64(w-2)))
+	fh := m.isub(hi, m.shl(q, m.ci(int64(w-2))))
 	neg := m.slt(fh, m.ci(0))
 	borrow := m.sel(m.ine(lo, m.ci(0)), m.ci(1), m.ci(0))
 	mh := m.sel(neg, m.isub(m.isub(m.ci(0), fh), borrow), fh)
 	ml := m.sel(neg, m.isub(m.ci(0), lo), lo)
-	// |f| = mh 2^64 + ml exactly as a + b + c: a the high word rounded,
-	// b its rounding error (below 2^9) and ml's top half, c ml's bottom
-	// half.
+	// |f| = mh 2^W + ml exactly as a + b + c with a, b and c exact
+	// floats: a the high word rounded times 2^W, b its rounding error
+	// times 2^W plus ml's top half, c ml's bottom half; a + b,
+	// error-free, then c.
+	half := w / 2
 	fa := m.toFloat(mh)
-	da := m.isub(mh, m.toInt(fa))
-	fb := m.toFloat(m.iadd(m.shl(da, m.ci(32)), m.lshr(ml, m.ci(32))))
-	ab := m.fastTwoSum(m.mul(fa, m.c(0x1p64)), m.mul(fb, m.c(0x1p32)))
-	f := dd{ab.hi, m.add(ab.lo, m.toFloat(m.and(ml, m.ci(0xffffffff))))}
+	da := m.toFloat(m.isub(mh, m.toInt(fa)))
+	fb := m.fma(da, m.c(math.Ldexp(1, w)), m.mul(m.toFloat(m.lshr(ml, m.ci(int64(half)))), m.c(math.Ldexp(1, half))))
+	ab := m.fastTwoSum(m.mul(fa, m.c(math.Ldexp(1, w))), fb)
+	f := dd{ab.hi, m.add(ab.lo, m.toFloat(m.and(ml, m.ci(1<<half-1))))}
 	f = m.selDD(neg, m.ddNeg(f), f)
-	sc := m.c(0x1p-126)
+	sc := m.c(math.Ldexp(1, 2-2*w))
 	r = m.mulC(dd{m.mul(f.hi, sc), m.mul(f.lo, sc)}, cPiO2.dd(m.f))
 	return q, r
 }
