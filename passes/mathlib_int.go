@@ -13,8 +13,8 @@ func regInt() {
 		"u_mul_hi": func(m *mb, a []*ir.Value) *ir.Value { return mulHiE(m, a[0], a[1], false) },
 		"s_mul_hi": func(m *mb, a []*ir.Value) *ir.Value { return mulHiE(m, a[0], a[1], true) },
 		"rotate":   rotateE,
-		"clz":      clzE,
-		"popcount": popcountE,
+		"clz":      bitCountE("clz"),
+		"popcount": bitCountE("popcount"),
 	} {
 		fn := fn
 		mathExps[name] = mathExp{kind: kInt, fn: func(m *mb, a []*ir.Value) []*ir.Value { return []*ir.Value{fn(m, a)} }}
@@ -83,39 +83,33 @@ func rotateE(m *mb, a []*ir.Value) *ir.Value {
 	return m.or(m.shl(x, n), m.lshr(x, m.isub(m.cit(t, w), n)))
 }
 
-// clzE counts leading zeros: in a dword, less the zeros the widening
-// added, or in the high dword, then the low one when the high is 0.
-func clzE(m *mb, a []*ir.Value) *ir.Value {
-	x := a[0]
-	t := x.Type
-	w := t.Scalar().Bits
-	if w < 32 {
-		d := m.iconv(x, 32, false)
-		n := m.isub(m.call("clz", d.Type, d), m.cit(d.Type, int64(32-w)))
-		return m.iconv(n, w, false)
+// bitCountE is clz or popcount: in a dword for bytes and words (clz
+// less the zeros the widening added), and for quadwords from their two
+// dwords (clz of the high one, or 32 more than the low one's when the
+// high one is 0; popcount of both).
+func bitCountE(fn string) func(m *mb, a []*ir.Value) *ir.Value {
+	return func(m *mb, a []*ir.Value) *ir.Value {
+		x := a[0]
+		w := x.Type.Scalar().Bits
+		if w < 32 {
+			d := m.iconv(x, 32, false)
+			n := m.call(fn, d.Type, d)
+			if fn == "clz" {
+				n = m.isub(n, m.cit(d.Type, int64(32-w)))
+			}
+			return m.iconv(n, w, false)
+		}
+		if w != 64 {
+			return nil
+		}
+		lo, hi := m.halves(x)
+		dt := lo.Type
+		var n *ir.Value
+		if fn == "clz" {
+			n = m.sel(m.ieq(hi, m.cit(dt, 0)), m.iadd(m.call(fn, dt, lo), m.cit(dt, 32)), m.call(fn, dt, hi))
+		} else {
+			n = m.iadd(m.call(fn, dt, lo), m.call(fn, dt, hi))
+		}
+		return m.iconv(n, 64, false)
 	}
-	if w != 64 {
-		return nil
-	}
-	lo, hi := m.halves(x)
-	dt := lo.Type
-	n := m.sel(m.ieq(hi, m.cit(dt, 0)), m.iadd(m.call("clz", dt, lo), m.cit(dt, 32)), m.call("clz", dt, hi))
-	return m.iconv(n, 64, false)
-}
-
-// popcountE counts the bits of a dword, or of both dwords of a quadword.
-func popcountE(m *mb, a []*ir.Value) *ir.Value {
-	x := a[0]
-	t := x.Type
-	w := t.Scalar().Bits
-	if w < 32 {
-		d := m.iconv(x, 32, false)
-		return m.iconv(m.call("popcount", d.Type, d), w, false)
-	}
-	if w != 64 {
-		return nil
-	}
-	lo, hi := m.halves(x)
-	dt := lo.Type
-	return m.iconv(m.iadd(m.call("popcount", dt, lo), m.call("popcount", dt, hi)), 64, false)
 }
