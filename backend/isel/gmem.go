@@ -27,6 +27,12 @@ type region struct {
 // maxRegion is the largest variable vISA allows (4 KiB).
 const maxRegion = 4096
 
+// maxTable is the largest constant table kept in registers: every
+// thread writes its table in its prolog, a mov per dword, which for a
+// larger table costs more than the loads from memory it saves (a
+// 4 KiB table took 1024 movs).
+const maxTable = 256
+
 // findRegions gives every pointer rooted at an alloca or a constant
 // global its region, through pointer arithmetic, casts, phis and
 // selects of the same region. A private variable whose address escapes
@@ -58,6 +64,9 @@ func (s *sel) findRegions() {
 						r = &region{size: g.Type.Size(), name: g.Name}
 						byGlobal[g] = r
 						s.tables = append(s.tables, tableInit{r, g})
+						if r.size > maxTable {
+							demote[r] = true
+						}
 					}
 				case ir.OpPtrAdd, ir.OpBitcast, ir.OpCopy:
 					r = s.regionOf[v.Args[0].ID]
@@ -254,7 +263,8 @@ func (s *sel) declareRegions() {
 		ti.g.Init.Encode(b)
 		for i := 0; i < len(b); i += 4 {
 			w := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
-			s.emit(visa.OpMov, visa.NM(1), visa.Dst(ti.r.v, 0, i/4, 1), visa.ImmInt(visa.UD, int64(w)))
+			row, col := s.rowCol(visa.UD, i/4)
+			s.emit(visa.OpMov, visa.NM(1), visa.Dst(ti.r.v, row, col, 1), visa.ImmInt(visa.UD, int64(w)))
 		}
 	}
 }
