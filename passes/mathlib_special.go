@@ -87,31 +87,30 @@ func (m *mb) ddMul(a, b dd) dd {
 	return dd{h, m.add(l, m.fma(a.hi, b.lo, m.mul(a.lo, b.hi)))}
 }
 
-// stirlingMin is where Stirling's series, to its terms in stirlingTerms,
-// is accurate enough for the format: its first omitted term at z is
-// below 2^-62 for binary64 from 12 on, below 2^-30 for binary32 from 4.
-func (m *mb) stirlingMin() int {
-	if m.f.bits == 64 {
-		return 12
-	}
-	return 4
+// gammaUse is, by format, where Stirling's series starts and with how
+// many terms of stirlingCoef (its first omitted term there is below
+// 2^-30 for binary32, 2^-62 for binary64): tgamma shifts its argument
+// up to tgammaFrom, lgamma uses it from lgammaFrom on (the fits and
+// their shifts below). maxArg is where Gamma has over- or underflowed
+// (past 36 for binary32, 185 for binary64).
+var gammaUse = map[int]struct {
+	tgammaFrom, tgammaTerms, lgammaFrom, lgammaTerms int
+	maxArg                                           float64
+}{
+	32: {4, 5, 8, 4, 50},
+	64: {12, 7, 12, 7, 200},
 }
 
-// stirlingTerms are the coefficients of S(w) in 1/z's odd powers,
-// B_2k / (2k (2k-1)), as many as the format needs from stirlingMin on.
-func (m *mb) stirlingTerms() []float64 {
-	c := []float64{1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156}
-	if m.f.bits == 64 {
-		return c
-	}
-	return c[:5]
-}
+// stirlingCoef are the coefficients of Stirling's series in 1/z's odd
+// powers, B_2k / (2k (2k-1)).
+var stirlingCoef = []float64{1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156}
 
-// shifted returns z = x + n >= stirlingMin as a dd for x > 0 (n in
-// 0..stirlingMin) and the product q = (x+1)...(x+n-1) as a dd; xf says x
-// itself is a factor (n >= 1), so that Gamma(x) = Gamma(z) / (q x) then.
+// shifted returns z = x + n >= zmin (gammaUse's tgammaFrom) as a dd for
+// x > 0 (n in 0..zmin) and the product q = (x+1)...(x+n-1) as a dd; xf
+// says x itself is a factor (n >= 1), so that Gamma(x) = Gamma(z) / (q
+// x) then.
 func (m *mb) shifted(x *ir.Value) (z, q dd, xf *ir.Value) {
-	zmin := float64(m.stirlingMin())
+	zmin := float64(gammaUse[m.f.bits].tgammaFrom)
 	n := m.fmin(m.fmax(m.call("ceil", x.Type, m.sub(m.c(zmin), x)), m.c(0)), m.c(zmin))
 	zs := m.twoSum(x, n)
 	q = dd{m.c(1), m.c(0)}
@@ -134,7 +133,7 @@ func (m *mb) stirlingLog2(z dd) dd {
 	s := m.twoSum(t1.hi, m.neg(t2.hi))
 	w := m.div(m.c(1), z.hi)
 	w2 := m.mul(w, w)
-	ser := m.mul(w, m.poly(w2, m.stirlingTerms()))
+	ser := m.mul(w, m.poly(w2, stirlingCoef[:gammaUse[m.f.bits].tgammaTerms]))
 	c0 := cLog2Sqrt2Pi.dd(m.f)
 	lo := m.add(m.add(s.lo, m.sub(t1.lo, t2.lo)), m.fma(ser, m.c(cLog2e.v(m.f)), m.c(c0.lo)))
 	r := m.twoSum(s.hi, m.c(c0.hi))
@@ -143,8 +142,7 @@ func (m *mb) stirlingLog2(z dd) dd {
 
 func tgammaE(m *mb, a []*ir.Value) *ir.Value {
 	x := a[0]
-	// Gamma over- or underflows past 36 (binary32), 185 (binary64).
-	ax := m.clampNaN(m.abs(x), 0, map[int]float64{32: 50, 64: 200}[m.f.bits])
+	ax := m.clampNaN(m.abs(x), 0, gammaUse[m.f.bits].maxArg)
 	z, q, xf := m.shifted(m.sel(m.feq(ax, m.c(0)), m.c(1), ax))
 	t := m.stirlingLog2(z)
 	k := m.rint(t.hi)
@@ -195,10 +193,8 @@ func lgammaE(m *mb, x *ir.Value) (r, sign *ir.Value) {
 	// [0.75, 3): the fit.
 	near := rpoly(ax, 0, m.sub(ax, one), m.sub(ax, two))
 	// [3, zmin): lgamma(x - j) + log((x-1)...(x-j)), x - j in [2, 3).
-	zmin := float64(2 * m.stirlingMin())
-	if m.f.bits == 64 {
-		zmin = float64(m.stirlingMin())
-	}
+	use := gammaUse[m.f.bits]
+	zmin := float64(use.lgammaFrom)
 	j := m.sub(m.floor(ax), two)
 	prod := one
 	for i := 1; float64(i) <= zmin-3; i++ {
@@ -214,11 +210,7 @@ func lgammaE(m *mb, x *ir.Value) (r, sign *ir.Value) {
 	lnz.lo = m.add(lnz.lo, m.fma(kz, m.c(ln2.lo), lz.lo))
 	t1 := m.ddMul(dd{m.sub(zc, m.c(0.5)), m.c(0)}, lnz)
 	w := m.div(one, zc)
-	terms := m.stirlingTerms()
-	if m.f.bits == 32 {
-		terms = terms[:4]
-	}
-	ser := m.mul(w, m.poly(m.mul(w, w), terms))
+	ser := m.mul(w, m.poly(m.mul(w, w), stirlingCoef[:use.lgammaTerms]))
 	s := m.twoSum(t1.hi, m.neg(zc))
 	c0 := cLnSqrt2Pi.dd(m.f)
 	big := m.add(s.hi, m.add(m.add(s.lo, t1.lo), m.add(ser, m.c(c0.hi))))
