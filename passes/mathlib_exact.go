@@ -350,7 +350,6 @@ func madSatE(m *mb, a []*ir.Value, signed bool) *ir.Value {
 	x, y, z := a[0], a[1], a[2]
 	t := x.Type
 	w := t.Scalar().Bits
-	zero := m.cit(t, 0)
 	if w <= 16 {
 		// Bytes and words: a b + c is exact in a dword; clamp it there.
 		ext := func(v *ir.Value) *ir.Value { return m.iconv(v, 32, signed) }
@@ -364,6 +363,7 @@ func madSatE(m *mb, a []*ir.Value, signed bool) *ir.Value {
 		}
 		return m.iconv(p, w, signed)
 	}
+	zero := m.cit(t, 0)
 	pfx := "u"
 	if signed {
 		pfx = "s"

@@ -5,8 +5,8 @@ import "spv2visa/ir"
 // Integer built-ins at widths a backend lacks. vISA has mulh, rol, lzd
 // and cbit for dwords only: narrower operands compute in a dword (the
 // product of two words fits in one), quadwords in their two dwords.
-// Each expansion is exact and handles any width, so a keep-set may
-// reject whichever widths its target lacks.
+// Each expansion is exact; mul_hi and rotate handle every width, clz and
+// popcount every width but the dword they are built from.
 
 func regInt() {
 	for name, fn := range map[string]func(m *mb, a []*ir.Value) *ir.Value{
