@@ -8,22 +8,27 @@ import (
 
 // atomicOps maps IR atomic operations to the legacy messages' operation
 // (svm_atomic, dword_atomic) and the LSC form; float ones carry their
-// data type.
+// data type. alu computes the new value from the old one where the
+// memory cannot (casLoop): with the operand, negated for sub; xchg
+// moves the operand; inc and dec add imm instead.
 var atomicOps = map[ir.AtomicOp]struct {
 	legacy int64
 	lsc    string
 	signed bool
 	float  bool
+	alu    visa.Op
+	neg    bool
+	imm    int64
 }{
-	ir.AtomicAdd: {legacy: visa.AtomicAdd, lsc: "iadd"}, ir.AtomicSub: {legacy: visa.AtomicSub, lsc: "isub"},
-	ir.AtomicAnd: {legacy: visa.AtomicAnd, lsc: "and"}, ir.AtomicOr: {legacy: visa.AtomicOr, lsc: "or"},
-	ir.AtomicXor:  {legacy: visa.AtomicXor, lsc: "xor"},
-	ir.AtomicSMin: {legacy: visa.AtomicIMin, lsc: "smin", signed: true}, ir.AtomicSMax: {legacy: visa.AtomicIMax, lsc: "smax", signed: true},
-	ir.AtomicUMin: {legacy: visa.AtomicMin, lsc: "umin"}, ir.AtomicUMax: {legacy: visa.AtomicMax, lsc: "umax"},
-	ir.AtomicXchg: {legacy: visa.AtomicXchg, lsc: "store"},
-	ir.AtomicInc:  {legacy: visa.AtomicInc, lsc: "iinc"}, ir.AtomicDec: {legacy: visa.AtomicDec, lsc: "idec"},
-	ir.AtomicFMin: {legacy: visa.AtomicFMin, lsc: "fmin", float: true}, ir.AtomicFMax: {legacy: visa.AtomicFMax, lsc: "fmax", float: true},
-	ir.AtomicFAdd: {legacy: -1, lsc: "fadd", float: true},
+	ir.AtomicAdd: {legacy: visa.AtomicAdd, lsc: "iadd", alu: visa.OpAdd}, ir.AtomicSub: {legacy: visa.AtomicSub, lsc: "isub", alu: visa.OpAdd, neg: true},
+	ir.AtomicAnd: {legacy: visa.AtomicAnd, lsc: "and", alu: visa.OpAnd}, ir.AtomicOr: {legacy: visa.AtomicOr, lsc: "or", alu: visa.OpOr},
+	ir.AtomicXor:  {legacy: visa.AtomicXor, lsc: "xor", alu: visa.OpXor},
+	ir.AtomicSMin: {legacy: visa.AtomicIMin, lsc: "smin", signed: true, alu: visa.OpMin}, ir.AtomicSMax: {legacy: visa.AtomicIMax, lsc: "smax", signed: true, alu: visa.OpMax},
+	ir.AtomicUMin: {legacy: visa.AtomicMin, lsc: "umin", alu: visa.OpMin}, ir.AtomicUMax: {legacy: visa.AtomicMax, lsc: "umax", alu: visa.OpMax},
+	ir.AtomicXchg: {legacy: visa.AtomicXchg, lsc: "store", alu: visa.OpMov},
+	ir.AtomicInc:  {legacy: visa.AtomicInc, lsc: "iinc", alu: visa.OpAdd, imm: 1}, ir.AtomicDec: {legacy: visa.AtomicDec, lsc: "idec", alu: visa.OpAdd, imm: -1},
+	ir.AtomicFMin: {legacy: visa.AtomicFMin, lsc: "fmin", float: true, alu: visa.OpMin}, ir.AtomicFMax: {legacy: visa.AtomicFMax, lsc: "fmax", float: true, alu: visa.OpMax},
+	ir.AtomicFAdd: {legacy: -1, lsc: "fadd", float: true, alu: visa.OpAdd},
 }
 
 // atomic selects read-modify-writes, compare-exchanges and atomic loads
@@ -285,30 +290,13 @@ func (s *sel) casOnly(op ir.AtomicOp, t visa.Type, space ir.Space) bool {
 	return false
 }
 
-// casOps are the instructions that compute a read-modify-write's new
-// value from the old one and the operand (xchg: the operand itself; inc
-// and dec add a constant).
-var casOps = map[ir.AtomicOp]struct {
-	op     visa.Op
-	signed bool
-	neg    bool  // the operand negated (sub)
-	imm    int64 // an immediate operand instead (inc, dec)
-}{
-	ir.AtomicAdd: {op: visa.OpAdd}, ir.AtomicFAdd: {op: visa.OpAdd}, ir.AtomicSub: {op: visa.OpAdd, neg: true},
-	ir.AtomicAnd: {op: visa.OpAnd}, ir.AtomicOr: {op: visa.OpOr}, ir.AtomicXor: {op: visa.OpXor},
-	ir.AtomicSMin: {op: visa.OpMin, signed: true}, ir.AtomicSMax: {op: visa.OpMax, signed: true},
-	ir.AtomicUMin: {op: visa.OpMin}, ir.AtomicUMax: {op: visa.OpMax},
-	ir.AtomicFMin: {op: visa.OpMin}, ir.AtomicFMax: {op: visa.OpMax},
-	ir.AtomicXchg: {op: visa.OpMov}, ir.AtomicInc: {op: visa.OpAdd, imm: 1}, ir.AtomicDec: {op: visa.OpAdd, imm: -1},
-}
-
 // casLoop performs a read-modify-write the memory cannot do itself:
 // read the old value, then retry compare-exchanging it for op(old, x)
 // until no other work-item changed it in between. Lanes leave the loop
 // as they succeed (a backward goto keeps only the lanes that failed).
 func (s *sel) casLoop(v *ir.Value, r atomicReq, op ir.AtomicOp, xv *ir.Value) {
 	t := r.t
-	co, ok := casOps[op]
+	co, ok := atomicOps[op]
 	if !ok {
 		s.fail("atomic %v is not supported", op)
 	}
@@ -328,16 +316,16 @@ func (s *sel) casLoop(v *ir.Value, r atomicReq, op ir.AtomicOp, xv *ir.Value) {
 		ot = signed(t)
 	}
 	switch {
-	case co.op == visa.OpMov:
+	case co.alu == visa.OpMov:
 		s.emit(visa.OpMov, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(x, 0, nat))
 	case co.imm != 0:
-		s.emit(co.op, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(old, 0, nat), visa.ImmInt(signed(t), co.imm))
+		s.emit(co.alu, s.vexec(), s.dstOf(nv, 0, nat), s.srcOf(old, 0, nat), visa.ImmInt(signed(t), co.imm))
 	default:
 		b := s.srcOf(x, 0, ot)
 		if co.neg {
 			b = s.negate(b)
 		}
-		s.emit(co.op, s.vexec(), s.dstOf(nv, 0, ot), s.srcOf(old, 0, ot), b)
+		s.emit(co.alu, s.vexec(), s.dstOf(nv, 0, ot), s.srcOf(old, 0, ot), b)
 	}
 	it := visa.IntType(t.Size(), false)
 	ib := func(st *store) *store { return &store{v: s.as(st.v, it), t: it, lanes: 1} }
