@@ -44,7 +44,7 @@ var floatFns = map[string]fnF{
 	"cbrt":      un(math.Cbrt),
 	"ceil":      un(math.Ceil),
 	"copysign":  bin(math.Copysign),
-	"cos":       un(func(x float64) float64 { _, c := sinCos(x); return c }),
+	"cos":       func(w uint8, x []float64) float64 { _, c := sinCos(w, x[0]); return c },
 	"cosh":      un(math.Cosh),
 	"cospi":     un(cospi),
 	"erfc":      un(math.Erfc),
@@ -81,11 +81,11 @@ var floatFns = map[string]fnF{
 	"rootn":     bin(rootn),
 	"round":     un(math.Round),
 	"rsqrt":     un(func(x float64) float64 { return 1 / math.Sqrt(x) }),
-	"sin":       un(func(x float64) float64 { s, _ := sinCos(x); return s }),
+	"sin":       func(w uint8, x []float64) float64 { s, _ := sinCos(w, x[0]); return s },
 	"sinh":      un(math.Sinh),
 	"sinpi":     un(sinpi),
 	"sqrt":      un(math.Sqrt),
-	"tan":       un(tan),
+	"tan":       func(w uint8, x []float64) float64 { return tan(w, x[0]) },
 	"tanh":      un(math.Tanh),
 	"tanpi":     un(tanpi),
 	"tgamma":    un(math.Gamma),
@@ -175,7 +175,7 @@ var floatFns2 = map[string]fnF2{
 		}
 		return r, q
 	},
-	"sincos": func(_ uint8, x []float64) (float64, float64) { return sinCos(x[0]) },
+	"sincos": func(w uint8, x []float64) (float64, float64) { return sinCos(w, x[0]) },
 }
 
 // belowOne is the largest value below 1 of each width (fract's bound).
@@ -270,13 +270,15 @@ func rootn(x, nf float64) float64 {
 	return r
 }
 
-// sinCos is sin and cos of x. Go's math.Sin reduces large arguments
-// with 64 bits of x 2/pi's fraction, which the binary64 values closest
-// to a multiple of pi/2 cancel to a few (cos(6381956970095103 2^797) is
-// off by 3%); so for |x| > pi/4 the reduction is done here, in 1600-bit
-// arithmetic, and sin and cos taken of the remainder r = rh + rl.
-func sinCos(x float64) (s, c float64) {
-	if math.Abs(x) <= math.Pi/4 || math.IsInf(x, 0) || x != x {
+// sinCos is sin and cos of x for a result of width w. Go's math.Sin
+// reduces large arguments with 64 bits of x 2/pi's fraction, which the
+// binary64 values closest to a multiple of pi/2 cancel to a few
+// (cos(6381956970095103 2^797) is off by 3%); so for a binary64 result
+// and |x| > pi/4 the reduction is done here, in 1600-bit arithmetic,
+// and sin and cos taken of the remainder r = rh + rl. (Narrower results
+// round away Go's error; they keep its speed.)
+func sinCos(w uint8, x float64) (s, c float64) {
+	if w < 64 || math.Abs(x) <= math.Pi/4 || math.IsInf(x, 0) || x != x {
 		return math.Sin(x), math.Cos(x)
 	}
 	q, rh, rl := reduceHalfPi(x)
@@ -293,8 +295,9 @@ func sinCos(x float64) (s, c float64) {
 	return s, c
 }
 
-func tan(x float64) float64 {
-	if math.Abs(x) <= math.Pi/4 || math.IsInf(x, 0) || x != x {
+// tan is tan(x) for a result of width w, reduced as sinCos reduces.
+func tan(w uint8, x float64) float64 {
+	if w < 64 || math.Abs(x) <= math.Pi/4 || math.IsInf(x, 0) || x != x {
 		return math.Tan(x)
 	}
 	q, rh, rl := reduceHalfPi(x)
