@@ -415,7 +415,8 @@ func gammaRef(tgamma bool) func(x []float64) *big.Float {
 		if v == 0 || math.IsInf(v, 0) || v != v || v < 0 && v == math.Trunc(v) {
 			return nil
 		}
-		lg, neg := bnew(), false
+		var lg *big.Float
+		neg := false
 		if v > 0 {
 			lg = blgamma(bf(v))
 		} else {
