@@ -9,17 +9,9 @@ import (
 // atomicOps maps IR atomic operations to the legacy messages' operation
 // (svm_atomic, dword_atomic) and the LSC form; float ones carry their
 // data type. alu computes the new value from the old one where the
-// memory cannot (casLoop): with the operand, negated for sub; xchg
-// moves the operand; inc and dec add imm instead.
-var atomicOps = map[ir.AtomicOp]struct {
-	legacy int64
-	lsc    string
-	signed bool
-	float  bool
-	alu    visa.Op
-	neg    bool
-	imm    int64
-}{
+// memory cannot (casLoop, lockedAtomic): with the operand, negated for
+// sub; xchg moves the operand; inc and dec add imm instead.
+var atomicOps = map[ir.AtomicOp]atomicInfo{
 	ir.AtomicAdd: {legacy: visa.AtomicAdd, lsc: "iadd", alu: visa.OpAdd}, ir.AtomicSub: {legacy: visa.AtomicSub, lsc: "isub", alu: visa.OpAdd, neg: true},
 	ir.AtomicAnd: {legacy: visa.AtomicAnd, lsc: "and", alu: visa.OpAnd}, ir.AtomicOr: {legacy: visa.AtomicOr, lsc: "or", alu: visa.OpOr},
 	ir.AtomicXor:  {legacy: visa.AtomicXor, lsc: "xor", alu: visa.OpXor},
@@ -29,6 +21,17 @@ var atomicOps = map[ir.AtomicOp]struct {
 	ir.AtomicInc:  {legacy: visa.AtomicInc, lsc: "iinc", alu: visa.OpAdd, imm: 1}, ir.AtomicDec: {legacy: visa.AtomicDec, lsc: "idec", alu: visa.OpAdd, imm: -1},
 	ir.AtomicFMin: {legacy: visa.AtomicFMin, lsc: "fmin", float: true, alu: visa.OpMin}, ir.AtomicFMax: {legacy: visa.AtomicFMax, lsc: "fmax", float: true, alu: visa.OpMax},
 	ir.AtomicFAdd: {legacy: -1, lsc: "fadd", float: true, alu: visa.OpAdd},
+}
+
+// atomicInfo is a row of atomicOps.
+type atomicInfo struct {
+	legacy int64
+	lsc    string
+	signed bool
+	float  bool
+	alu    visa.Op
+	neg    bool
+	imm    int64
 }
 
 // atomic selects read-modify-writes, compare-exchanges and atomic loads
@@ -48,6 +51,10 @@ func (s *sel) atomic(v *ir.Value) {
 
 // atomicIn selects an atomic in a named space through pointer ptr.
 func (s *sel) atomicIn(v *ir.Value, space ir.Space, ptr *store) {
+	if s.slmLocked(v, space) {
+		s.lockedAtomic(v, ptr)
+		return
+	}
 	if space == ir.SpaceGlobal {
 		s.globalAtomics = true
 		s.statelessWrites = true
@@ -258,7 +265,7 @@ func (s *sel) atomicSend(r atomicReq) {
 				Args: []visa.Operand{dst, visa.Raw(addr, 0), data[0], data[1], lscFlat}})
 		case r.space == ir.SpaceLocal:
 			if width != 32 {
-				s.fail("64-bit shared local memory atomics are not supported on %s (its shared local memory atomics are 32-bit)", s.p.Name)
+				s.fail("internal error: a 64-bit shared local memory atomic message on %s, whose SLM atomics are 32-bit (see lockedAtomic)", s.p.Name)
 			}
 			s.k.Emit(&visa.Inst{Op: visa.OpDwordAtomic, Exec: e, Lits: []int64{r.op, width},
 				Args: []visa.Operand{visa.State(visa.SLM), visa.Raw(addr, 0), data[0], data[1], dst}})
@@ -309,6 +316,30 @@ func (s *sel) casLoop(v *ir.Value, r atomicReq, op ir.AtomicOp, xv *ir.Value) {
 	}
 	loop := s.k.NewLabel("")
 	s.k.Place(loop)
+	nv := s.rmwValue(co, old, x)
+	it := visa.IntType(t.Size(), false)
+	ib := func(st *store) *store { return &store{v: s.as(st.v, it), t: it, lanes: 1} }
+	got := &store{t: it, lanes: 1}
+	s.alloc(got)
+	cas := r
+	cas.t, cas.op, cas.lsc = it, visa.AtomicCmpxchg, "icas"
+	cas.srcs = s.casOrder(ib(old), ib(nv))
+	cas.ret = got
+	s.atomicSend(cas)
+	retry := s.k.DeclPred("", s.simd)
+	s.cmp(s.vexec(), visa.CondNE, retry, s.srcOf(got, 0, nat), s.srcOf(ib(old), 0, nat))
+	s.emit(visa.OpMov, s.vexec(), s.dstOf(ib(old), 0, nat), s.srcOf(got, 0, nat))
+	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: visa.If(retry), Exec: s.vexec(), Args: []visa.Operand{visa.LabelOpnd(loop)}})
+	if v.Uses > 0 {
+		s.storeMove(s.get(v), old, visa.Pred{})
+	}
+}
+
+// rmwValue computes the value a read-modify-write of atomicOps row co
+// writes: co.alu of old (of the operation's type) and x (nil for inc
+// and dec).
+func (s *sel) rmwValue(co atomicInfo, old, x *store) *store {
+	t := old.t
 	nv := &store{t: t, lanes: 1}
 	s.alloc(nv)
 	ot := nat
@@ -327,22 +358,7 @@ func (s *sel) casLoop(v *ir.Value, r atomicReq, op ir.AtomicOp, xv *ir.Value) {
 		}
 		s.emit(co.alu, s.vexec(), s.dstOf(nv, 0, ot), s.srcOf(old, 0, ot), b)
 	}
-	it := visa.IntType(t.Size(), false)
-	ib := func(st *store) *store { return &store{v: s.as(st.v, it), t: it, lanes: 1} }
-	got := &store{t: it, lanes: 1}
-	s.alloc(got)
-	cas := r
-	cas.t, cas.op, cas.lsc = it, visa.AtomicCmpxchg, "icas"
-	cas.srcs = s.casOrder(ib(old), ib(nv))
-	cas.ret = got
-	s.atomicSend(cas)
-	retry := s.k.DeclPred("", s.simd)
-	s.cmp(s.vexec(), visa.CondNE, retry, s.srcOf(got, 0, nat), s.srcOf(ib(old), 0, nat))
-	s.emit(visa.OpMov, s.vexec(), s.dstOf(ib(old), 0, nat), s.srcOf(got, 0, nat))
-	s.k.Emit(&visa.Inst{Op: visa.OpGoto, Pred: visa.If(retry), Exec: s.vexec(), Args: []visa.Operand{visa.LabelOpnd(loop)}})
-	if v.Uses > 0 {
-		s.storeMove(s.get(v), old, visa.Pred{})
-	}
+	return nv
 }
 
 // sync selects barriers and fences. A work-group barrier waits for the

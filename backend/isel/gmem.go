@@ -495,6 +495,11 @@ func (s *sel) layoutSLM() {
 			s.slmSize = off + g.Type.Size()
 		}
 	}
+	s.slmLock = -1
+	if s.needsSLMLock() {
+		s.slmLock = roundUp(s.slmSize, 4)
+		s.slmSize = s.slmLock + 4
+	}
 }
 
 // localNulls reports whether the kernel has a null __local pointer or

@@ -165,6 +165,7 @@ type sel struct {
 	regionOf []*region // by value ID: the register region a pointer addresses
 	tables   []tableInit
 	slmOf    map[*ir.Global]int // SLM offsets of __local variables
+	slmLock  int                // SLM offset of the lock of 64-bit SLM atomics (lockedAtomic), -1 for none
 
 	globals  []*ir.Global      // program-scope variables addressed by symbol
 	privOff  map[*ir.Value]int // offsets of private variables in memory
@@ -227,6 +228,7 @@ func (s *sel) run() {
 	}
 	s.exit = s.k.NewLabel("")
 	s.prolog()
+	s.clearSLMLock()
 	s.privateBase()
 	s.declareRegions()
 	for i, b := range s.order {

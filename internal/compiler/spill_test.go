@@ -175,8 +175,6 @@ func expectedFailure(dev, module string, err error) bool {
 		return dev == "pvc"
 	case module == "image_types" && strings.Contains(msg, "get_image_channel_order is not supported"):
 		return true
-	case strings.Contains(msg, "64-bit shared local memory atomics are not supported on tgllp"):
-		return dev == "tgllp"
 	}
 	return false
 }

@@ -429,6 +429,8 @@ var zeinfoKnown = []known{
 	{"tgllp dg2 pvc", "atomics_int", "local_atom", "execution_env.slm_size", "4", "32",
 		"IGC rounds slm_size up to a multiple of 32 bytes (the runtime allocates SLM in units of 1 KB or more anyway); the kernel's `local uint acc` is 4 bytes"},
 	{"dg2 pvc", "atomics_local64", "local_atomics64", "execution_env.slm_size", "112", "128", "IGC rounds slm_size up to a multiple of 32 bytes; the kernel's local variables take 80 + 24 + 8"},
+	{"tgllp", "atomics_local64", "local_atomics64", "execution_env.slm_size", "116", "128",
+		"IGC rounds slm_size up to a multiple of 32 bytes; the kernel's local variables take 80 + 24 + 8, and the lock of the 64-bit SLM atomics (32-bit on TGLLP) 4 more at offset 112, where IGC's vISA puts its lock too"},
 	{"pvc", "float_atomics64", "double_atomic_sum", "execution_env.slm_size", "24", "32", "IGC rounds slm_size up to 32 bytes; three `local atomic_double` are 24"},
 	{"tgllp dg2 pvc", "float_atomics", "float_atomic_sum", "execution_env.slm_size", "4", "32", "IGC rounds slm_size up to 32 bytes; `local atomic_float lsum` is 4"},
 	{"tgllp dg2 pvc", "generic_pointers", "address_space_query", "execution_env.slm_size", "8", "32", "IGC rounds slm_size up to 32 bytes; `local int l[1]` is 4, at offset 4 since the kernel meets null __local pointers (offset 0 is NULL)"},

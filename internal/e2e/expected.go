@@ -26,7 +26,6 @@ var Failures = []Failure{
 	{"dg2", "float_atomics64", "capability Float64 is not supported on dg2", "DG2 has no fp64 (IGC rejects it too)"},
 	{"tgllp", "image_types", "get_image_channel_order is not supported", "ze_info 1.9 has no image metadata arguments (IGC uses 1.20's image_channel_order)"},
 	{"dg2", "image_types", "get_image_channel_order is not supported", "ze_info 1.9 has no image metadata arguments (IGC uses 1.20's image_channel_order)"},
-	{"tgllp", "atomics_local64", "64-bit shared local memory atomics are not supported on tgllp", "TGLLP's SLM atomics are 32-bit; IGC emulates the 64-bit ones under an SLM spin lock, which we do not (yet)"},
 	{"pvc", "image_sampler_arg", "capability ImageBasic is not supported on pvc", "PVC has no images"},
 	{"pvc", "image_sampler_literal", "capability ImageBasic is not supported on pvc", "PVC has no images"},
 	{"pvc", "image_types", "capability ImageBasic is not supported on pvc", "PVC has no images"},
