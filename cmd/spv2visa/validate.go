@@ -66,7 +66,7 @@ spv2visa validate -rules                 # list every rule id`), stdout, stderr)
 		if err != nil {
 			diags = []spirv.Diagnostic{{Rule: "io.read", Msg: ioMessage(err), Offset: -1}}
 		} else {
-			_, diags = validate.Bytes(data, opts)
+			diags = validate.Check(data, opts)
 		}
 		if validate.HasErrors(diags) {
 			status = exitFail

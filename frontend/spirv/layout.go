@@ -255,6 +255,9 @@ type readScratch struct {
 	extIDs                  []ID
 	extCodes                []uint8
 	decorations, groupDecos []int
+	// The memory of decorationIndex.sort.
+	decoKeys []uint64
+	decos    []Decoration
 }
 
 // recentLayout is an entry of readScratch.recent (wc 0: empty).

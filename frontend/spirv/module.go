@@ -29,6 +29,11 @@ type Module struct {
 
 	decorations decorationIndex
 	defs        defTable
+	// The memory of every function's blocks and parameters, and what
+	// Release gives it back in.
+	blocks []Block
+	params []int
+	mem    *moduleMem
 }
 
 // MemberKey names a structure member.
@@ -174,10 +179,11 @@ type defTable struct {
 }
 
 // init sizes the table for a module of insts instructions whose <id>s are
-// below bound (the reader checks each against it).
-func (t *defTable) init(bound uint32, insts int) {
+// below bound (the reader checks each against it), in the memory of
+// free where it is large enough.
+func (t *defTable) init(bound uint32, insts int, free []Def) {
 	if int(bound) <= 4*insts+1024 {
-		t.dense = make([]Def, bound)
+		t.dense = reuse(free, int(bound))
 	} else {
 		t.sparse = make(map[ID]Def, insts)
 	}
@@ -502,8 +508,8 @@ func (x *decorationIndex) of(id ID) []Decoration {
 // newDecorationIndex indexes the decorations of the instructions decos
 // (OpDecorate, OpMemberDecorate and their variants) and groups
 // (OpGroupDecorate, OpGroupMemberDecorate).
-func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
-	x := decorationIndex{ids: make([]ID, len(decos)), decs: make([]Decoration, len(decos))}
+func newDecorationIndex(m *Module, decos, groups []int, mem *moduleMem, sc *readScratch) decorationIndex {
+	x := decorationIndex{ids: reuse(mem.decIDs, len(decos)), decs: reuse(mem.decs, len(decos))}
 	sorted := true
 	for k, i := range decos {
 		in := &m.Insts[i]
@@ -516,7 +522,7 @@ func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
 		sorted = sorted && (k == 0 || x.ids[k-1] <= x.ids[k])
 	}
 	if !sorted {
-		x.sort()
+		x.sort(sc)
 	}
 	for _, i := range groups {
 		// Rare: applied one at a time, since a group may decorate a
@@ -542,21 +548,22 @@ func newDecorationIndex(m *Module, decos, groups []int) decorationIndex {
 }
 
 // sort orders the decorations by <id>, keeping their order per <id>.
-func (x *decorationIndex) sort() {
+func (x *decorationIndex) sort(sc *readScratch) {
 	// Keys of the <id> above the position: unique, so an unstable sort
 	// of plain numbers keeps the order per <id> (and is several times
 	// faster than a stable sort through a comparison function).
-	keys := make([]uint64, len(x.ids))
+	// The keys and a copy of the decorations live in sc, for the next
+	// read.
+	keys := sc.decoKeys[:0]
 	for k, id := range x.ids {
-		keys[k] = uint64(id)<<32 | uint64(k)
+		keys = append(keys, uint64(id)<<32|uint64(k))
 	}
 	slices.Sort(keys)
-	ids, decs := make([]ID, len(keys)), make([]Decoration, len(keys))
+	decs := append(sc.decos[:0], x.decs...)
 	for k, key := range keys {
-		p := uint32(key)
-		ids[k], decs[k] = x.ids[p], x.decs[p]
+		x.ids[k], x.decs[k] = ID(key>>32), decs[uint32(key)]
 	}
-	x.ids, x.decs = ids, decs
+	sc.decoKeys, sc.decos = keys[:0], decs[:0]
 }
 
 // add appends ds to the decorations of id.

@@ -132,7 +132,8 @@ func ReadWords(words []uint32) (*Module, error) {
 	if err := r.fs.finish(r.m); err != nil {
 		return nil, err
 	}
-	r.m.decorations = newDecorationIndex(r.m, r.fs.decorations, r.fs.groupDecos)
+	r.m.decorations = newDecorationIndex(r.m, r.fs.decorations, r.fs.groupDecos, r.mem, r.sc)
+	r.m.blocks, r.m.params, r.m.mem = r.fs.blocks, r.fs.params, r.mem
 	r.share(r.ops)
 	return r.m, nil
 }
@@ -196,6 +197,7 @@ type reader struct {
 	shared *layoutTable // the shared layouts when the read began
 	sc     *readScratch
 	ext    extImports
+	mem    *moduleMem // memory for the module's tables (see Release)
 }
 
 func errf(rule string, off int, format string, args ...any) *Error {
@@ -283,15 +285,24 @@ func (r *reader) scan() error {
 	}
 	r.ahead = ahead
 	m := r.m
-	m.Insts = make([]Inst, n)
-	m.defs.init(m.Header.Bound, n)
+	// The memory of a released module, if any (see Release).
+	mem, _ := moduleMems.Get().(*moduleMem)
+	if mem == nil {
+		mem = &moduleMem{}
+	}
+	m.Insts = reuse(mem.insts, n)
+	m.defs.init(m.Header.Bound, n, mem.defs)
 	// Instructions of the same shape share their operands (see
 	// layout.go), most of them in the reads' shared store: the module's
 	// holds the instructions without a layout and the shapes new to the
 	// process; it grows from a modest guess.
-	r.ops = make([]Operand, 0, min(len(words)-HeaderWords-n+1, 64+n/8))
-	r.fs.blocks, r.fs.params = make([]Block, 0, labels), make([]int, 0, params)
-	m.Functions = make([]Function, 0, funcs)
+	r.ops = mem.ops[:0]
+	if guess := min(len(words)-HeaderWords-n+1, 64+n/8); cap(r.ops) < guess {
+		r.ops = make([]Operand, 0, guess)
+	}
+	r.fs.blocks, r.fs.params = reuse(mem.blocks, labels)[:0], reuse(mem.params, params)[:0]
+	m.Functions = reuse(mem.funcs, funcs)[:0]
+	r.mem = mem
 	bound := m.Header.Bound
 	insts := m.Insts // (a local: kept in registers across the calls)
 	recent := &r.sc.recent

@@ -3,6 +3,7 @@ package validate
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"spv2visa/frontend/spirv"
@@ -33,6 +34,10 @@ func FuzzReadValidate(f *testing.F) {
 			for _, dg := range diags {
 				_ = dg.Format("fuzz.spv")
 			}
+			// Check reads into the memory of the inputs before.
+			if got := Check(data, Options{Device: d}); !reflect.DeepEqual(got, diags) {
+				t.Fatalf("Check differs from Bytes:\n%v\n%v", got, diags)
+			}
 			if m != nil && d == nil {
 				for i := range m.Insts {
 					_ = m.InstString(i)
@@ -40,6 +45,7 @@ func FuzzReadValidate(f *testing.F) {
 				var sink discard
 				_ = m.Disassemble(&sink, spirv.DisOptions{})
 			}
+			m.Release()
 		}
 	})
 }

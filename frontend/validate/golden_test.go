@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"spv2visa/frontend/spirv"
 	"spv2visa/internal/golden"
 	"spv2visa/internal/oracle"
@@ -56,6 +58,11 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			_, diags := Bytes(spv, opts)
+			// Check reads into the memory the previous golden files'
+			// modules gave back.
+			if diff := cmp.Diff(diags, Check(spv, opts)); diff != "" {
+				t.Errorf("Check differs from Bytes (-Bytes +Check):\n%s", diff)
+			}
 			want := spirv.SevError
 			if meta["severity"] == "warning" {
 				want = spirv.SevWarning

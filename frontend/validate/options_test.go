@@ -2,6 +2,7 @@ package validate
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -40,5 +41,31 @@ func TestNoWarnings(t *testing.T) {
 	}
 	if warned == 0 {
 		t.Error("no corpus module has a warning: the test checks nothing")
+	}
+}
+
+// Check gives the diagnostics Bytes gives, whatever modules were read
+// and released before: every corpus module, forwards then backwards, each
+// read into the memory of the one before.
+func TestCheckReusesMemory(t *testing.T) {
+	files := corpusFiles(t)
+	want := map[string][]spirv.Diagnostic{}
+	datas := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		datas[f] = data
+		_, want[f] = Bytes(data, Options{})
+	}
+	backward := slices.Clone(files)
+	slices.Reverse(backward)
+	for _, order := range [][]string{files, backward} {
+		for _, f := range order {
+			if diff := cmp.Diff(want[f], Check(datas[f], Options{})); diff != "" {
+				t.Errorf("%s: Check differs from Bytes (-Bytes +Check):\n%s", f, diff)
+			}
+		}
 	}
 }

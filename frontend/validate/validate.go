@@ -99,6 +99,15 @@ func Bytes(data []byte, opts Options) (*spirv.Module, []spirv.Diagnostic) {
 	return m, Module(m, opts)
 }
 
+// Check reads a module, validates it and returns the diagnostics, for a
+// caller that needs only them: the module's memory serves the next read
+// (see spirv.Module.Release).
+func Check(data []byte, opts Options) []spirv.Diagnostic {
+	m, diags := Bytes(data, opts)
+	m.Release()
+	return diags
+}
+
 // checker carries one validation run.
 type checker struct {
 	m     *spirv.Module
