@@ -296,12 +296,9 @@ func (r *reader) scan() error {
 	// layout.go), most of them in the reads' shared store: the module's
 	// holds the instructions without a layout and the shapes new to the
 	// process; it grows from a modest guess.
-	r.ops = mem.ops[:0]
-	if guess := min(len(words)-HeaderWords-n+1, 64+n/8); cap(r.ops) < guess {
-		r.ops = make([]Operand, 0, guess)
-	}
-	r.fs.blocks, r.fs.params = reuse(mem.blocks, labels)[:0], reuse(mem.params, params)[:0]
-	m.Functions = reuse(mem.funcs, funcs)[:0]
+	r.ops = reserve(mem.ops, min(len(words)-HeaderWords-n+1, 64+n/8))
+	r.fs.blocks, r.fs.params = reserve(mem.blocks, labels), reserve(mem.params, params)
+	m.Functions = reserve(mem.funcs, funcs)
 	r.mem = mem
 	bound := m.Header.Bound
 	insts := m.Insts // (a local: kept in registers across the calls)

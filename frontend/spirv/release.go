@@ -60,3 +60,12 @@ func reuse[T any](s []T, n int) []T {
 	clear(s)
 	return s
 }
+
+// reserve returns s emptied, or a new slice where s has room for fewer
+// than n elements: a table filled by appending, so nothing to clear.
+func reserve[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
+}
