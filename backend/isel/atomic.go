@@ -1,6 +1,8 @@
 package isel
 
 import (
+	"math/bits"
+
 	"spv2visa/backend/platform"
 	"spv2visa/backend/visa"
 	"spv2visa/ir"
@@ -176,6 +178,8 @@ func (s *sel) aggregateAtomic(v *ir.Value, r *atomicReq) bool {
 	total := &store{t: r.t, lanes: 1, scalar: true}
 	s.alloc(total)
 	switch {
+	case r.t.Size() == 8:
+		s.countTimes64(total, x, visa.Scalar(n, 0))
 	case x == nil:
 		s.emit(visa.OpMov, sexec(), s.dstOf(total, 0, nat), visa.Scalar(n, 0))
 	default:
@@ -189,6 +193,67 @@ func (s *sel) aggregateAtomic(v *ir.Value, r *atomicReq) bool {
 	r.once = true
 	s.atomicSend(*r)
 	return true
+}
+
+// countTimes64 writes x * n modulo 2^64 (n when x is nil: inc, dec)
+// into the scalar 64-bit total, n being the dword count of active
+// channels (at most 32), with dword instructions: GenX_IR has no 64-bit
+// integer multiply on any platform ("mul does not support Q/UQ types").
+// With x = hi*2^32 + lo, x*n = lo*n + (hi*n)*2^32 modulo 2^64, exactly
+// what n adds of x leave: the low dword is lo*n's, the high one lo*n's
+// high dword (mulh) plus the low dword of hi*n. Constant factors that
+// are powers of two are shifts, zero ones nothing; n itself is
+// zero-extended by dword movs (as widen64 does).
+func (s *sel) countTimes64(total, x *store, n visa.Operand) {
+	d := s.dwordsOf(total, 0)
+	e := sexec()
+	lo, hi := visa.ImmInt(visa.UD, 1), visa.ImmInt(visa.UD, 0)
+	if x != nil {
+		lo, hi = s.halfSrc(x, 0, 0), s.halfSrc(x, 0, 1)
+	}
+	// pow2 gives log2 of a constant power-of-two factor.
+	pow2 := func(f visa.Operand) (int64, bool) {
+		k := uint32(f.Imm)
+		return int64(bits.TrailingZeros32(k)), f.Kind == visa.OpndImm && k != 0 && k&(k-1) == 0
+	}
+	zero := func(f visa.Operand) bool { return f.Kind == visa.OpndImm && uint32(f.Imm) == 0 }
+	// The low dword of n*f into dst.
+	times := func(dst, f visa.Operand) {
+		if k, ok := pow2(f); ok && k == 0 {
+			s.emit(visa.OpMov, e, dst, n)
+		} else if ok {
+			s.emit(visa.OpShl, e, dst, n, visa.ImmInt(visa.UD, k))
+		} else {
+			s.emit(visa.OpMul, e, dst, n, signedFactor(f))
+		}
+	}
+	// n*lo: both dwords, or the low one when the high one is 0.
+	hiSet := true
+	switch k, ok := pow2(lo); {
+	case zero(lo):
+		s.emit(visa.OpMov, e, d.loD, visa.ImmInt(visa.UD, 0))
+		hiSet = false
+	case ok && k == 0:
+		s.emit(visa.OpMov, e, d.loD, n)
+		hiSet = false
+	case ok:
+		s.emit(visa.OpShl, e, d.loD, n, visa.ImmInt(visa.UD, k))
+		s.emit(visa.OpShr, e, d.hiD, n, visa.ImmInt(visa.UD, 32-k))
+	default:
+		s.emit(visa.OpMulh, e, d.hiD, n, lo)
+		s.emit(visa.OpMul, e, d.loD, n, signedFactor(lo))
+	}
+	switch {
+	case zero(hi) && !hiSet:
+		s.emit(visa.OpMov, e, d.hiD, visa.ImmInt(visa.UD, 0))
+	case zero(hi):
+	case !hiSet:
+		times(d.hiD, hi)
+	default:
+		cross := s.temp(visa.UD, 1)
+		times(visa.Dst(cross, 0, 0, 1), hi)
+		s.emit(visa.OpAdd, e, d.hiD, d.hiS, visa.Scalar(cross, 0))
+	}
 }
 
 func (s *sel) atomicSend(r atomicReq) {
