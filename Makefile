@@ -59,7 +59,7 @@ bench-scaling:
 
 # Read+validate throughput.
 bench-validate:
-	$(GO) test ./frontend/validate -run '^$$' -bench ReadValidate -benchtime 3x -cpu 1
+	$(GO) test ./frontend/validate -run '^$$' -bench ReadValidate -cpu 1
 
 # SPIR-V to optimized IR time on the corpus, and its growth with module
 # size (1x, 10x, 100x replicated modules): a table after the raw output;

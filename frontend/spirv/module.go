@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"spv2visa/grammar"
+	"spv2visa/internal/reuse"
 )
 
 // Module is a decoded SPIR-V module.
@@ -183,7 +184,7 @@ type defTable struct {
 // free where it is large enough.
 func (t *defTable) init(bound uint32, insts int, free []Def) {
 	if int(bound) <= 4*insts+1024 {
-		t.dense = reuse(free, int(bound))
+		t.dense = reuse.Zeroed(free, int(bound))
 	} else {
 		t.sparse = make(map[ID]Def, insts)
 	}
@@ -509,7 +510,7 @@ func (x *decorationIndex) of(id ID) []Decoration {
 // (OpDecorate, OpMemberDecorate and their variants) and groups
 // (OpGroupDecorate, OpGroupMemberDecorate).
 func newDecorationIndex(m *Module, decos, groups []int, mem *moduleMem, sc *readScratch) decorationIndex {
-	x := decorationIndex{ids: reuse(mem.decIDs, len(decos)), decs: reuse(mem.decs, len(decos))}
+	x := decorationIndex{ids: reuse.Zeroed(mem.decIDs, len(decos)), decs: reuse.Zeroed(mem.decs, len(decos))}
 	sorted := true
 	for k, i := range decos {
 		in := &m.Insts[i]

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"spv2visa/grammar"
+	"spv2visa/internal/reuse"
 )
 
 // Read decodes a SPIR-V module from its bytes, in either byte order.
@@ -290,15 +291,15 @@ func (r *reader) scan() error {
 	if mem == nil {
 		mem = &moduleMem{}
 	}
-	m.Insts = reuse(mem.insts, n)
+	m.Insts = reuse.Zeroed(mem.insts, n)
 	m.defs.init(m.Header.Bound, n, mem.defs)
 	// Instructions of the same shape share their operands (see
 	// layout.go), most of them in the reads' shared store: the module's
 	// holds the instructions without a layout and the shapes new to the
 	// process; it grows from a modest guess.
-	r.ops = reserve(mem.ops, min(len(words)-HeaderWords-n+1, 64+n/8))
-	r.fs.blocks, r.fs.params = reserve(mem.blocks, labels), reserve(mem.params, params)
-	m.Functions = reserve(mem.funcs, funcs)
+	r.ops = reuse.Empty(mem.ops, min(len(words)-HeaderWords-n+1, 64+n/8))
+	r.fs.blocks, r.fs.params = reuse.Empty(mem.blocks, labels), reuse.Empty(mem.params, params)
+	m.Functions = reuse.Empty(mem.funcs, funcs)
 	r.mem = mem
 	bound := m.Header.Bound
 	insts := m.Insts // (a local: kept in registers across the calls)

@@ -49,23 +49,3 @@ func (m *Module) Release() {
 	moduleMems.Put(mem)
 	*m = Module{Header: m.Header, BigEndian: m.BigEndian}
 }
-
-// reuse returns s resliced to n zeroed elements, or a new slice where
-// s is too small.
-func reuse[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-// reserve returns s emptied, or a new slice where s has room for fewer
-// than n elements: a table filled by appending, so nothing to clear.
-func reserve[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, 0, n)
-	}
-	return s[:0]
-}

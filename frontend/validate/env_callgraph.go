@@ -6,6 +6,7 @@ import (
 
 	"spv2visa/frontend/spirv"
 	"spv2visa/grammar"
+	"spv2visa/internal/reuse"
 )
 
 // Recursion (Level Zero SPIR-V environment, Validation Rules: "The static
@@ -49,8 +50,8 @@ func checkEnvCallGraph(c *checker) {
 	var color []uint8
 	var path []envFrame
 	if r := c.r; r != nil {
-		start, calls = reuse(r.callStart, nf+1), r.calls[:0]
-		color, path = reuse(r.color, nf), r.path[:0]
+		start, calls = reuse.Zeroed(r.callStart, nf+1), r.calls[:0]
+		color, path = reuse.Zeroed(r.color, nf), r.path[:0]
 		defer func() { r.callStart, r.calls, r.color, r.path = start, calls, color, path }()
 	} else {
 		start, color = make([]int32, nf+1), make([]uint8, nf)

@@ -9,6 +9,7 @@ import (
 
 	"spv2visa/frontend/spirv"
 	"spv2visa/grammar"
+	"spv2visa/internal/reuse"
 )
 
 // Helpers shared by the structural rule families (layout, ids, types, cfg,
@@ -687,7 +688,7 @@ func newStFactsTables(m *spirv.Module, r *run) *stFacts {
 		fa = &stFacts{}
 	}
 	// The per-block arrays share one allocation.
-	fa.arena = reuse(fa.arena, int(3*(int32(nf)+1)+2*(total+1)+5*total+4*total))
+	fa.arena = reuse.Zeroed(fa.arena, int(3*(int32(nf)+1)+2*(total+1)+5*total+4*total))
 	arena := fa.arena[:0]
 	take := func(k int32) []int32 {
 		s := arena[len(arena) : len(arena)+int(k) : len(arena)+int(k)]
@@ -696,7 +697,7 @@ func newStFactsTables(m *spirv.Module, r *run) *stFacts {
 	}
 	*fa = stFacts{
 		arena:     fa.arena,
-		blockOf:   reuse(fa.blockOf, n),
+		blockOf:   reuse.Zeroed(fa.blockOf, n),
 		firstFunc: n,
 		base:      take(int32(nf + 1)),
 		rpoOff:    take(int32(nf + 1)),
@@ -707,8 +708,8 @@ func newStFactsTables(m *spirv.Module, r *run) *stFacts {
 		idom:      take(total),
 		pre:       take(total),
 		post:      take(total),
-		cond:      reuse(fa.cond, int(total)),
-		term:      reuse(fa.term, int(total)),
+		cond:      reuse.Zeroed(fa.cond, int(total)),
+		term:      reuse.Zeroed(fa.term, int(total)),
 		phis:      fa.phis[:0],
 		phiBlock:  fa.phiBlock[:0],
 		phiOff:    fa.phiOff[:0],
@@ -748,17 +749,6 @@ func newStFactsTables(m *spirv.Module, r *run) *stFacts {
 // release keeps the memory of the facts, for the next run, but for the
 // module's.
 func (fa *stFacts) release() { fa.defs = nil }
-
-// reuse returns s resized to n zero elements, in its own memory when it
-// has room.
-func reuse[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
 
 // beginFunction notes the block of each instruction of function fi.
 func (fa *stFacts) beginFunction(m *spirv.Module, fi int) {
