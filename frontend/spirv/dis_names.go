@@ -470,12 +470,15 @@ type cachedNames struct {
 	insts []Inst      // the instructions named by
 	next  int         // the first instruction not named by yet
 	done  atomic.Bool // next == len(insts): the names no longer change
-	// named holds the <id>s an OpName or OpDecorate BuiltIn names,
-	// sorted (a table by <id> would take the bound's size, which a
-	// hostile module makes huge); digits whether an OpName gives a name
-	// made of digits; nil until computed (see byNumber).
-	named  []ID
-	digits bool
+	// named and builtins hold the <id>s an OpName and an OpDecorate
+	// BuiltIn name, sorted (a table by <id> would take the bound's size,
+	// which a hostile module makes huge); digits whether an OpName gives
+	// a name made of digits; renamed whether two OpNames name an <id>
+	// (the second to no effect); nil until computed (see byNumber).
+	named, builtins []ID
+	digits, renamed bool
+	// own holds the names ownName settled without naming in order.
+	own map[ID]string
 }
 
 // byNumber reports whether id, not named yet, is sure to be named by its
@@ -496,15 +499,20 @@ func (c *cachedNames) byNumber(m *Module, id ID) bool {
 				continue
 			}
 			ws := in.Words(m)
-			if len(ws) < 3 || in.Opcode == grammar.OpDecorate && ws[2] != uint32(grammar.DecorationBuiltIn) {
-				continue
-			}
-			c.named = append(c.named, ID(ws[1]))
-			if in.Opcode == grammar.OpName && digitWords(ws[2:]) {
-				c.digits = true
+			switch {
+			case len(ws) < 3:
+			case in.Opcode == grammar.OpName:
+				c.named = append(c.named, ID(ws[1]))
+				c.digits = c.digits || digitWords(ws[2:])
+			case ws[2] == uint32(grammar.DecorationBuiltIn):
+				c.builtins = append(c.builtins, ID(ws[1]))
 			}
 		}
 		slices.Sort(c.named)
+		slices.Sort(c.builtins)
+		for k := 1; k < len(c.named); k++ {
+			c.renamed = c.renamed || c.named[k] == c.named[k-1]
+		}
 	}
 	if c.digits {
 		return false
@@ -512,8 +520,151 @@ func (c *cachedNames) byNumber(m *Module, id ID) bool {
 	if _, named := slices.BinarySearch(c.named, id); named {
 		return false
 	}
+	if _, named := slices.BinarySearch(c.builtins, id); named {
+		return false
+	}
 	d := m.defs.get(id)
 	return d < 0 || d >= len(c.insts) || !ruleNamed(c.insts[d].Opcode)
+}
+
+// ownName returns the name the first OpName of id gives it, worked out
+// from the OpName strings before it alone, so that id need not be named
+// by every instruction up to there (in a large module, thousands of
+// strings decoded and kept); "" where other instructions before it may
+// bear on it (then the caller names in order). An OpName string S gives
+// the name A = sanitize(S) or, A being taken, A_k (k decimal digits,
+// the first free). id's own string gives B, taken only where an earlier
+// name is B, that is where A is B or B is A_k (A_k is never B_j unless
+// A is B: one of k, j would hold a '_'). When every string that meets
+// B is B itself, the n-th of them was named B_(n-2) (B the first), and
+// id is named B_(n-1), unless a literal B_k took one of those: then,
+// and where B is some A_k, id is named in order. No name made of digits
+// (byNumber) and no <id> named twice keep the count exact.
+func (c *cachedNames) ownName(m *Module, id ID) string {
+	if s, ok := c.own[id]; ok {
+		return s
+	}
+	if c.digits || c.renamed { // (byNumber computed them)
+		return ""
+	}
+	p := -1
+	for i := range c.insts {
+		if in := &c.insts[i]; in.Opcode == grammar.OpName {
+			if ws := in.Words(m); len(ws) > 2 && ID(ws[1]) == id {
+				p = i
+				break
+			}
+		}
+	}
+	if p < 0 {
+		return ""
+	}
+	s, _ := decodeString(c.insts[p].Words(m)[2:])
+	base := sanitize(s)
+	if allDigits(base) {
+		return ""
+	}
+	same, suffixedBase := 0, false
+	for i := range c.insts[:p] {
+		in := &c.insts[i]
+		ws := in.Words(m)
+		switch {
+		case in.Opcode == grammar.OpName:
+			if len(ws) <= 2 {
+				continue
+			}
+			switch meetName(ws[2:], base) {
+			case meetSame:
+				same++
+			case meetStem:
+				return ""
+			case meetSuffixed:
+				suffixedBase = true
+			}
+		case in.Opcode == grammar.OpDecorate:
+			if len(ws) > 2 && ws[2] == uint32(grammar.DecorationBuiltIn) {
+				return ""
+			}
+		case in.Result == id || in.Result != 0 && ruleNamed(in.Opcode):
+			return ""
+		}
+	}
+	name := base
+	if same > 0 {
+		if suffixedBase {
+			return ""
+		}
+		name = base + "_" + strconv.Itoa(same-1)
+	}
+	if c.own == nil {
+		c.own = map[ID]string{}
+	}
+	c.own[id] = name
+	return name
+}
+
+// How an OpName string, sanitized to A, meets a sanitized name B.
+const (
+	meetNone     = iota
+	meetSame     // A is B
+	meetStem     // B is A_k
+	meetSuffixed // A is B_k
+)
+
+// meetName tells how the literal string in ws meets name, reading it
+// once without a copy: most strings differ from name at their first
+// byte.
+func meetName(ws []uint32, name string) int {
+	j, extra := 0, 0 // bytes of A read; of them, past name
+	for _, w := range ws {
+		for b := 0; b < 32; b += 8 {
+			ch := byte(w >> b)
+			if ch == 0 {
+				switch {
+				case j == 0:
+					return meetOf("_", name) // the empty string reads as "_"
+				case extra >= 2:
+					return meetSuffixed // (extra 1 is a lone '_')
+				case extra == 1:
+					return meetNone
+				}
+				return meetOf(name[:j], name)
+			}
+			if !nameChar(ch) {
+				ch = '_'
+			}
+			switch {
+			case j < len(name):
+				if ch != name[j] {
+					return meetNone
+				}
+			case extra == 0 && ch != '_', extra > 0 && (ch < '0' || ch > '9'):
+				return meetNone
+			default:
+				extra++
+			}
+			j++
+		}
+	}
+	return meetStem // (no NUL, which the reader rejects: meets, to be safe)
+}
+
+// meetOf tells how the sanitized a meets name.
+func meetOf(a, name string) int {
+	switch {
+	case a == name:
+		return meetSame
+	case suffixed(name, a):
+		return meetStem
+	case suffixed(a, name):
+		return meetSuffixed
+	}
+	return meetNone
+}
+
+// suffixed reports whether s is base_k, k made of decimal digits.
+func suffixed(s, base string) bool {
+	return len(s) > len(base)+1 && s[:len(base)] == base && s[len(base)] == '_' && allDigits(s[len(base)+1:])
 }
 
 // get returns the name of id (see idNames.get), naming by as many
@@ -526,8 +677,13 @@ func (c *cachedNames) get(m *Module, id ID) string {
 	defer c.mu.Unlock()
 	c.nm.m = m
 	defer func() { c.nm.m = nil }()
-	if c.nm.names.get(id) == "" && c.byNumber(m, id) {
-		return numericName
+	if c.nm.names.get(id) == "" {
+		if c.byNumber(m, id) {
+			return numericName
+		}
+		if s := c.ownName(m, id); s != "" {
+			return s
+		}
 	}
 	for c.next < len(c.insts) && c.nm.names.get(id) == "" {
 		c.nm.inst(&c.insts[c.next])

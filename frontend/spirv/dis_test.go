@@ -678,6 +678,122 @@ func TestNamesLazyByNumber(t *testing.T) {
 	}
 }
 
+// Labels named by OpName are named without naming every instruction up
+// to their definition where no other OpName string can bear on them, and
+// the same as by naming every instruction: colliding, overlapping and
+// empty names among them.
+func TestNamesLazyOwnName(t *testing.T) {
+	op := func(code grammar.Opcode, ops ...uint32) []uint32 {
+		return append([]uint32{uint32(len(ops)+1)<<16 | uint32(code)}, ops...)
+	}
+	name := func(id uint32, s string) []uint32 {
+		return op(grammar.OpName, append([]uint32{id}, EncodeString(s)...)...)
+	}
+	labels := []struct {
+		id   uint32
+		name string
+		want string
+	}{
+		{5, "x.y", "x_y"},
+		{6, "x_y", "x_y_0"},
+		{7, "x", "x"},
+		{8, "solo", "solo"},
+		{9, "", "_"},
+		{10, "_", "__0"},
+		{11, "x_y_0", "x_y_0_0"},
+		{12, "for_body16", "for_body16"},
+		{13, "for.body", "for_body"},
+		{14, "p", "p"},
+		{15, "p", "p_0"},
+		{16, "p_0", "p_0_0"},
+		{17, "q_2", "q_2"},
+		{18, "q", "q"},
+		{19, "q", "q_0"},
+		{20, "q_0", "q_0_0"},
+		{21, "dup", "dup"},
+		{22, "dup", "dup_0"},
+		{23, "dup", "dup_1"},
+		{24, "w", "w"},
+		{25, "w_0", "w_0"},
+		{26, "w", "w_1"},
+		{27, "v.1", "v_1"},
+		{28, "v", "v"},
+		{29, "v", "v_0"},
+		{30, "v", "v_2"},
+	}
+	m := labelsModule(t, 31, labels, nil)
+	checkLazyNames(t, m)
+	for _, l := range labels {
+		if got := m.IDName(ID(l.id)); got != "%"+l.want {
+			t.Errorf("label %d (OpName %q) is %s, want %%%s", l.id, l.name, got, l.want)
+		}
+	}
+	// These are settled by their own OpName and those before, without
+	// naming in order: for_body16 is no for_body_k, and dup_1 is the
+	// third dup.
+	for _, l := range []struct {
+		id   ID
+		want string
+	}{{8, "%solo"}, {13, "%for_body"}, {23, "%dup_1"}} {
+		forgetNames(m)
+		if got := m.IDName(l.id); got != l.want {
+			t.Errorf("%%%d is %s, want %s", l.id, got, l.want)
+		}
+		if c := m.idNames(); c.next != 0 {
+			t.Errorf("naming %s named by %d instructions, want none", l.want, c.next)
+		}
+	}
+	forgetNames(m)
+	// A second OpName of an <id> has no effect: %4 is a, and %5 is b,
+	// not b_0.
+	m = labelsModule(t, 6, []struct {
+		id   uint32
+		name string
+		want string
+	}{{5, "b", "b"}}, [][]uint32{name(4, "a"), name(4, "b")})
+	checkLazyNames(t, m)
+	if got := m.IDName(5); got != "%b" {
+		t.Errorf("%%5 is %s, want %%b", got)
+	}
+}
+
+// labelsModule is a module of one function whose blocks are labels, each
+// named by an OpName, after the instructions before.
+func labelsModule(t *testing.T, bound uint32, labels []struct {
+	id   uint32
+	name string
+	want string
+}, before [][]uint32) *Module {
+	t.Helper()
+	op := func(code grammar.Opcode, ops ...uint32) []uint32 {
+		return append([]uint32{uint32(len(ops)+1)<<16 | uint32(code)}, ops...)
+	}
+	words := []uint32{Magic, 0x10000, 0, bound, 0}
+	for _, in := range before {
+		words = append(words, in...)
+	}
+	for _, l := range labels {
+		words = append(words, op(grammar.OpName, append([]uint32{l.id}, EncodeString(l.name)...)...)...)
+	}
+	words = append(words, op(grammar.OpTypeVoid, 1)...)
+	words = append(words, op(grammar.OpTypeFunction, 2, 1)...)
+	words = append(words, op(grammar.OpFunction, 1, 3, 0, 2)...)
+	for k, l := range labels {
+		words = append(words, op(grammar.OpLabel, l.id)...)
+		if k+1 < len(labels) {
+			words = append(words, op(grammar.OpBranch, labels[k+1].id)...)
+		} else {
+			words = append(words, op(grammar.OpReturn)...)
+		}
+	}
+	words = append(words, op(grammar.OpFunctionEnd)...)
+	m, err := ReadWords(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // checkLazyNames asks m for the names of its results, the last defined
 // first, and compares them with those of naming every instruction.
 func checkLazyNames(t *testing.T, m *Module) {
@@ -697,4 +813,35 @@ func checkLazyNames(t *testing.T, m *Module) {
 		}
 	}
 	forgetNames(m)
+}
+
+// meetName reads an OpName string as sanitized and tells how it meets a
+// name: the same, its stem (the name is it_k), or suffixed (it is
+// name_k).
+func TestMeetName(t *testing.T) {
+	for _, c := range []struct {
+		s, name string
+		want    int
+	}{
+		{"for.body", "for_body", meetSame},
+		{"for.body16", "for_body", meetNone},
+		{"for.body.16", "for_body", meetSuffixed},
+		{"for.body_", "for_body", meetNone},
+		{"for.body_1x", "for_body", meetNone},
+		{"for", "for_body", meetNone},
+		{"for", "for_16", meetStem},
+		{"for_1", "for_16", meetNone},
+		{"fo", "for_16", meetNone},
+		{"", "_", meetSame},
+		{"", "__3", meetStem},
+		{"", "x", meetNone},
+		{"x", "y", meetNone},
+		{"é", "__", meetSame},
+		{"a_0_1", "a_0", meetSuffixed},
+		{"a_0", "a_0_1", meetStem},
+	} {
+		if got := meetName(EncodeString(c.s), c.name); got != c.want {
+			t.Errorf("meetName(%q, %q) = %d, want %d", c.s, c.name, got, c.want)
+		}
+	}
 }
