@@ -177,9 +177,16 @@ func (x *opx) compositeInsert() {
 	if x.rt == 0 {
 		return
 	}
-	obj, comp := x.argT(0), x.argT(1)
+	// The operand of the Result Type and the one inserted: OpCompositeInsert
+	// takes (Object, Composite, indexes), OpVectorInsertDynamic (Vector,
+	// Component, Index).
+	whole, part := 1, 0
+	if x.op == grammar.OpVectorInsertDynamic {
+		whole, part = 0, 1
+	}
+	obj, comp := x.argT(part), x.argT(whole)
 	if comp != 0 && !x.v.sameType(comp, x.rt) {
-		x.errf(rule, "%s has type %s, but the Result Type is %s", x.name(1), x.ts(comp), x.ts(x.rt))
+		x.errf(rule, "%s has type %s, but the Result Type is %s", x.name(whole), x.ts(comp), x.ts(x.rt))
 		return
 	}
 	if x.op == grammar.OpVectorInsertDynamic {
@@ -189,7 +196,7 @@ func (x *opx) compositeInsert() {
 			return
 		}
 		if c := spirv.ID(stWord(x.c.m, vd, 2)); obj != 0 && !x.v.sameType(obj, c) {
-			x.errf(rule, "%s has type %s, but the components of %s are %s", x.name(0), x.ts(obj), x.ts(x.rt), x.ts(c))
+			x.errf(rule, "%s has type %s, but the components of %s are %s", x.name(part), x.ts(obj), x.ts(x.rt), x.ts(c))
 		}
 		x.intScalarIndex(rule, 2)
 		return
