@@ -7,8 +7,9 @@ import (
 	"spv2visa/internal/oracle"
 )
 
-// Operand shapes the corpus does not have, in modules spirv-val
-// accepts: the operand checks accept them too.
+// Operand shapes the corpus does not have (the opcodes the operand
+// checks know that no corpus module uses), in modules spirv-val accepts:
+// the operand checks accept them too.
 func TestOperandsValid(t *testing.T) {
 	cases := []struct{ name, body string }{
 		{
@@ -20,6 +21,29 @@ func TestOperandsValid(t *testing.T) {
 %y = OpVectorExtractDynamic %uint %x %c1
 %z = OpCompositeInsert %v4uint %y %x 3`,
 		},
+		{name: "float remainders and compares", body: `%a = OpFMod %float %f1 %f1
+%b = OpFRem %v4float %fv %fv
+%c = OpFOrdNotEqual %bool %f1 %f1
+%d = OpFUnordEqual %v4bool %fv %fv
+%e = OpFUnordLessThan %bool %f1 %f1
+%f = OpFUnordLessThanEqual %bool %f1 %f1
+%g = OpFUnordNotEqual %v4bool %fv %fv
+%h = OpIsNormal %v4bool %fv
+%i = OpLessOrGreater %bool %f1 %f1
+%j = OpOrdered %v4bool %fv %fv
+%l = OpUnordered %bool %f1 %f1
+%m = OpVectorTimesScalar %v4float %fv %f1`},
+		{name: "logical", body: `%a = OpLogicalEqual %bool %true %true
+%b = OpLogicalNot %bool %a
+%c = OpLogicalNotEqual %bool %a %b`},
+		{name: "integer", body: `%a = OpNot %v4uint %cv
+%b = OpSMod %uint %c1 %c1
+%c = OpSNegate %v4uint %cv
+%d = OpIAddCarry %pair %c1 %c1
+%e = OpISubBorrow %vpair %cv %cv
+%f = OpUMulExtended %pair %c1 %c1
+%g = OpSMulExtended %vpair %cv %cv
+%h = OpCompositeExtract %uint %d 1`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,6 +58,15 @@ OpEntryPoint Kernel %k "k"
 %c1 = OpConstant %uint 1
 %v4uint = OpTypeVector %uint 4
 %cv = OpConstantComposite %v4uint %c0 %c1 %c0 %c1
+%bool = OpTypeBool
+%v4bool = OpTypeVector %bool 4
+%true = OpConstantTrue %bool
+%float = OpTypeFloat 32
+%v4float = OpTypeVector %float 4
+%f1 = OpConstant %float 1
+%fv = OpConstantComposite %v4float %f1 %f1 %f1 %f1
+%pair = OpTypeStruct %uint %uint
+%vpair = OpTypeStruct %v4uint %v4uint
 %k = OpFunction %void None %fn
 %entry = OpLabel
 ` + tc.body + `
