@@ -173,7 +173,21 @@ func (k *Kernel) Decl(name string, t Type, elems int, align Align) *Var {
 
 // DeclAlias declares a general variable that views base from byte off
 // with type t.
+//
+// vISA requires the variable at the root of an alias chain to be at
+// least as aligned as each alias's type ("base variable must be at least
+// type-aligned to this variable": a qword for uq, q and df): a root
+// declared with a narrower alignment (a ud constant table read as uq,
+// say) gets its alignment raised here, for every alias declared through
+// this helper.
 func (k *Kernel) DeclAlias(name string, t Type, elems int, base *Var, off int) *Var {
+	root := base
+	for root.Alias != nil {
+		root = root.Alias
+	}
+	if need := AlignFor(t.Size()); !root.IsPredef() && root.Align < need {
+		root.Align = need
+	}
 	a := base.Align
 	if base.Alias != nil || base.IsPredef() {
 		a = AlignFor(t.Size())
