@@ -466,17 +466,13 @@ func builtinName(b grammar.BuiltIn) string {
 // only while naming, by the callers, which have it.
 type cachedNames struct {
 	mu    sync.Mutex
-	nm    nameMapper  // nm.m is nil but while naming
+	nm    nameMapper  // nm.m is nil but while naming; zero until start
 	insts []Inst      // the instructions named by
 	next  int         // the first instruction not named by yet
 	done  atomic.Bool // next == len(insts): the names no longer change
-	// named and builtins hold the <id>s an OpName and an OpDecorate
-	// BuiltIn name, sorted (a table by <id> would take the bound's size,
-	// which a hostile module makes huge); digits whether an OpName gives
-	// a name made of digits; renamed whether two OpNames name an <id>
-	// (the second to no effect); nil until computed (see byNumber).
-	named, builtins []ID
-	digits, renamed bool
+	// ix indexes the OpName and BuiltIn instructions; nil until
+	// computed (see byNumber).
+	ix *nameIndexes
 	// own holds the names ownName settled without naming in order.
 	own map[ID]string
 }
@@ -489,42 +485,129 @@ type cachedNames struct {
 // its definition's result, or an OpName gives a name made of digits,
 // which could be its number.
 func (c *cachedNames) byNumber(m *Module, id ID) bool {
-	if c.named == nil {
-		c.named = []ID{}
-		for i := range c.insts {
-			in := &c.insts[i]
-			switch in.Opcode {
-			case grammar.OpName, grammar.OpDecorate:
-			default:
-				continue
-			}
-			ws := in.Words(m)
-			switch {
-			case len(ws) < 3:
-			case in.Opcode == grammar.OpName:
-				c.named = append(c.named, ID(ws[1]))
-				c.digits = c.digits || digitWords(ws[2:])
-			case ws[2] == uint32(grammar.DecorationBuiltIn):
-				c.builtins = append(c.builtins, ID(ws[1]))
-			}
-		}
-		slices.Sort(c.named)
-		slices.Sort(c.builtins)
-		for k := 1; k < len(c.named); k++ {
-			c.renamed = c.renamed || c.named[k] == c.named[k-1]
-		}
+	if c.ix == nil {
+		c.ix = newNameIndexes(m, c.insts)
 	}
-	if c.digits {
+	x := c.ix
+	if x.digits || x.firstName(id) >= 0 {
 		return false
 	}
-	if _, named := slices.BinarySearch(c.named, id); named {
-		return false
-	}
-	if _, named := slices.BinarySearch(c.builtins, id); named {
+	if _, named := slices.BinarySearch(x.builtins, id); named {
 		return false
 	}
 	d := m.defs.get(id)
 	return d < 0 || d >= len(c.insts) || !ruleNamed(c.insts[d].Opcode)
+}
+
+// nameIndexes is what byNumber and ownName look up instead of naming
+// every instruction in order.
+type nameIndexes struct {
+	// The first OpName of each <id>: 1 + its index in the instructions,
+	// by <id> where <id>s are dense (as defTable), else as sorted keys
+	// <id><<32 | index.
+	first []int32
+	keys  []uint64
+	// The indices of the OpName instructions by the first character of
+	// their sanitized string, in binary order: those of byte b are
+	// byChar[start[b]:start[b+1]].
+	byChar []int32
+	start  [257]int32
+	// builtins: the <id>s an OpDecorate BuiltIn names, sorted; risky the
+	// first instruction that names an <id> other than by OpName or by
+	// its number (a BuiltIn decoration, a type, a constant), or the
+	// instructions' count; digits whether an OpName string is made of
+	// digits; renamed whether two OpNames name an <id> (the second to no
+	// effect).
+	builtins []ID
+	risky    int
+	digits   bool
+	renamed  bool
+}
+
+func newNameIndexes(m *Module, insts []Inst) *nameIndexes {
+	x := &nameIndexes{risky: len(insts)}
+	dense := int(m.Header.Bound) <= 4*len(insts)+1024
+	if dense {
+		x.first = make([]int32, m.Header.Bound)
+	}
+	var names []int32
+	var count [256]int32
+	for i := range insts {
+		in := &insts[i]
+		switch in.Opcode {
+		case grammar.OpName:
+			ws := in.Words(m)
+			if len(ws) < 3 {
+				continue
+			}
+			id := ID(ws[1])
+			switch {
+			case !dense:
+				x.keys = append(x.keys, uint64(id)<<32|uint64(i))
+			case int(id) >= len(x.first):
+			case x.first[id] != 0:
+				x.renamed = true
+			default:
+				x.first[id] = int32(i + 1)
+			}
+			x.digits = x.digits || digitWords(ws[2:])
+			names = append(names, int32(i))
+			count[firstNameChar(ws[2:])]++
+			continue
+		case grammar.OpDecorate:
+			if ws := in.Words(m); len(ws) > 3 && ws[2] == uint32(grammar.DecorationBuiltIn) {
+				x.builtins = append(x.builtins, ID(ws[1]))
+				x.risky = min(x.risky, i)
+			}
+			continue
+		}
+		if in.Result != 0 && ruleNamed(in.Opcode) {
+			x.risky = min(x.risky, i)
+		}
+	}
+	slices.Sort(x.builtins)
+	if !dense {
+		slices.Sort(x.keys)
+		for k := 1; k < len(x.keys); k++ {
+			x.renamed = x.renamed || x.keys[k]>>32 == x.keys[k-1]>>32
+		}
+	}
+	for b := range count {
+		x.start[b+1] = x.start[b] + count[b]
+	}
+	x.byChar = make([]int32, len(names))
+	next := x.start
+	for _, i := range names {
+		b := firstNameChar(insts[i].Words(m)[2:])
+		x.byChar[next[b]] = i
+		next[b]++
+	}
+	return x
+}
+
+// firstName returns the index of the first OpName of id, or -1.
+func (x *nameIndexes) firstName(id ID) int {
+	if x.first != nil {
+		if int(id) < len(x.first) {
+			return int(x.first[id]) - 1
+		}
+		return -1
+	}
+	k, _ := slices.BinarySearch(x.keys, uint64(id)<<32)
+	if k < len(x.keys) && ID(x.keys[k]>>32) == id {
+		return int(uint32(x.keys[k]))
+	}
+	return -1
+}
+
+// firstNameChar returns the first character of the literal string in ws
+// sanitized ('_' for the empty string, which reads as "_").
+func firstNameChar(ws []uint32) byte {
+	c := byte(ws[0])
+	if c == 0 || !nameChar(c) {
+		return '_'
+	}
+	return c
 }
 
 // ownName returns the name the first OpName of id gives it, worked out
@@ -544,49 +627,39 @@ func (c *cachedNames) ownName(m *Module, id ID) string {
 	if s, ok := c.own[id]; ok {
 		return s
 	}
-	if c.digits || c.renamed { // (byNumber computed them)
+	x := c.ix // (byNumber computed it)
+	if x.digits || x.renamed {
 		return ""
 	}
-	p := -1
-	for i := range c.insts {
-		if in := &c.insts[i]; in.Opcode == grammar.OpName {
-			if ws := in.Words(m); len(ws) > 2 && ID(ws[1]) == id {
-				p = i
-				break
-			}
-		}
-	}
-	if p < 0 {
+	// Before its OpName, nothing may name an <id> but OpName strings
+	// (and numbers), nor define id itself.
+	p := x.firstName(id)
+	if p < 0 || p > x.risky {
 		return ""
 	}
-	s, _ := decodeString(c.insts[p].Words(m)[2:])
+	if d := m.defs.get(id); d >= 0 && d < p {
+		return ""
+	}
+	ws := c.insts[p].Words(m)
+	s, _ := decodeString(ws[2:])
 	base := sanitize(s)
 	if allDigits(base) {
 		return ""
 	}
+	// A string meeting base begins with base's first character.
+	b := firstNameChar(ws[2:])
 	same, suffixedBase := 0, false
-	for i := range c.insts[:p] {
-		in := &c.insts[i]
-		ws := in.Words(m)
-		switch {
-		case in.Opcode == grammar.OpName:
-			if len(ws) <= 2 {
-				continue
-			}
-			switch meetName(ws[2:], base) {
-			case meetSame:
-				same++
-			case meetStem:
-				return ""
-			case meetSuffixed:
-				suffixedBase = true
-			}
-		case in.Opcode == grammar.OpDecorate:
-			if len(ws) > 2 && ws[2] == uint32(grammar.DecorationBuiltIn) {
-				return ""
-			}
-		case in.Result == id || in.Result != 0 && ruleNamed(in.Opcode):
+	for _, q := range x.byChar[x.start[b]:x.start[int(b)+1]] {
+		if int(q) >= p {
+			break
+		}
+		switch meetName(c.insts[q].Words(m)[2:], base) {
+		case meetSame:
+			same++
+		case meetStem:
 			return ""
+		case meetSuffixed:
+			suffixedBase = true
 		}
 	}
 	name := base
@@ -685,6 +758,9 @@ func (c *cachedNames) get(m *Module, id ID) string {
 			return s
 		}
 	}
+	if c.next < len(c.insts) && c.nm.names.get(id) == "" {
+		c.start(m)
+	}
 	for c.next < len(c.insts) && c.nm.names.get(id) == "" {
 		c.nm.inst(&c.insts[c.next])
 		c.next++
@@ -695,11 +771,21 @@ func (c *cachedNames) get(m *Module, id ID) string {
 	return c.nm.names.get(id)
 }
 
+// start makes the name mapper, on the first naming in order: byNumber
+// and ownName answer most questions without it, and its table of names
+// takes the bound's size.
+func (c *cachedNames) start(m *Module) {
+	if c.nm.used == nil {
+		c.nm = newNameMapper(m)
+	}
+	c.nm.m = m
+}
+
 // all names every <id> of m, so that gets need no lock.
 func (c *cachedNames) all(m *Module) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.nm.m = m
+	c.start(m)
 	defer func() { c.nm.m = nil }()
 	for ; c.next < len(c.insts); c.next++ {
 		c.nm.inst(&c.insts[c.next])
@@ -730,8 +816,7 @@ func (m *Module) idNames() *cachedNames {
 	if c != nil && len(c.insts) == len(m.Insts) && (len(m.Insts) == 0 || &c.insts[0] == &m.Insts[0]) {
 		return c
 	}
-	c = &cachedNames{nm: newNameMapper(m), insts: m.Insts}
-	c.nm.m = nil // see cachedNames
+	c = &cachedNames{insts: m.Insts}
 	nameCache.Lock()
 	defer nameCache.Unlock()
 	if nameCache.m == nil {

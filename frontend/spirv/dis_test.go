@@ -755,6 +755,24 @@ func TestNamesLazyOwnName(t *testing.T) {
 	if got := m.IDName(5); got != "%b" {
 		t.Errorf("%%5 is %s, want %%b", got)
 	}
+	// Out of layout order, a type named before an OpName takes its name
+	// (%5 is uint_0), and an <id> defined before its OpName keeps its
+	// number (%4).
+	one := []struct {
+		id   uint32
+		name string
+		want string
+	}{{5, "uint", "uint_0"}, {6, "x", "x"}}
+	m = labelsModule(t, 7, one, [][]uint32{op(grammar.OpTypeInt, 4, 32, 0)})
+	checkLazyNames(t, m)
+	if got := m.IDName(5); got != "%uint_0" {
+		t.Errorf("%%5 is %s, want %%uint_0", got)
+	}
+	m = labelsModule(t, 7, one, [][]uint32{op(grammar.OpExtInstImport, append([]uint32{4}, EncodeString("OpenCL.std")...)...), name(4, "set")})
+	checkLazyNames(t, m)
+	if got := m.IDName(4); got != "%4" {
+		t.Errorf("%%4 is %s, want %%4", got)
+	}
 }
 
 // labelsModule is a module of one function whose blocks are labels, each
