@@ -530,7 +530,8 @@ func newNameIndexes(m *Module, insts []Inst) *nameIndexes {
 	if dense {
 		x.first = make([]int32, m.Header.Bound)
 	}
-	var names []int32
+	var names []int32 // the OpName instructions
+	var chars []byte  // the first character of each one's string
 	var count [256]int32
 	for i := range insts {
 		in := &insts[i]
@@ -551,8 +552,9 @@ func newNameIndexes(m *Module, insts []Inst) *nameIndexes {
 				x.first[id] = int32(i + 1)
 			}
 			x.digits = x.digits || digitWords(ws[2:])
-			names = append(names, int32(i))
-			count[firstNameChar(ws[2:])]++
+			b := firstNameChar(ws[2:])
+			names, chars = append(names, int32(i)), append(chars, b)
+			count[b]++
 			continue
 		case grammar.OpDecorate:
 			if ws := in.Words(m); len(ws) > 3 && ws[2] == uint32(grammar.DecorationBuiltIn) {
@@ -577,8 +579,8 @@ func newNameIndexes(m *Module, insts []Inst) *nameIndexes {
 	}
 	x.byChar = make([]int32, len(names))
 	next := x.start
-	for _, i := range names {
-		b := firstNameChar(insts[i].Words(m)[2:])
+	for k, i := range names {
+		b := chars[k]
 		x.byChar[next[b]] = i
 		next[b]++
 	}

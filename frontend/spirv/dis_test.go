@@ -689,11 +689,7 @@ func TestNamesLazyOwnName(t *testing.T) {
 	name := func(id uint32, s string) []uint32 {
 		return op(grammar.OpName, append([]uint32{id}, EncodeString(s)...)...)
 	}
-	labels := []struct {
-		id   uint32
-		name string
-		want string
-	}{
+	labels := []namedLabel{
 		{5, "x.y", "x_y"},
 		{6, "x_y", "x_y_0"},
 		{7, "x", "x"},
@@ -746,11 +742,7 @@ func TestNamesLazyOwnName(t *testing.T) {
 	forgetNames(m)
 	// A second OpName of an <id> has no effect: %4 is a, and %5 is b,
 	// not b_0.
-	m = labelsModule(t, 6, []struct {
-		id   uint32
-		name string
-		want string
-	}{{5, "b", "b"}}, [][]uint32{name(4, "a"), name(4, "b")})
+	m = labelsModule(t, 6, []namedLabel{{5, "b", "b"}}, [][]uint32{name(4, "a"), name(4, "b")})
 	checkLazyNames(t, m)
 	if got := m.IDName(5); got != "%b" {
 		t.Errorf("%%5 is %s, want %%b", got)
@@ -758,11 +750,7 @@ func TestNamesLazyOwnName(t *testing.T) {
 	// Out of layout order, a type named before an OpName takes its name
 	// (%5 is uint_0), and an <id> defined before its OpName keeps its
 	// number (%4).
-	one := []struct {
-		id   uint32
-		name string
-		want string
-	}{{5, "uint", "uint_0"}, {6, "x", "x"}}
+	one := []namedLabel{{5, "uint", "uint_0"}, {6, "x", "x"}}
 	m = labelsModule(t, 7, one, [][]uint32{op(grammar.OpTypeInt, 4, 32, 0)})
 	checkLazyNames(t, m)
 	if got := m.IDName(5); got != "%uint_0" {
@@ -775,13 +763,17 @@ func TestNamesLazyOwnName(t *testing.T) {
 	}
 }
 
-// labelsModule is a module of one function whose blocks are labels, each
-// named by an OpName, after the instructions before.
-func labelsModule(t *testing.T, bound uint32, labels []struct {
+// namedLabel is a block label, the string its OpName gives and the
+// friendly name wanted.
+type namedLabel struct {
 	id   uint32
 	name string
 	want string
-}, before [][]uint32) *Module {
+}
+
+// labelsModule is a module of one function whose blocks are labels, each
+// named by an OpName, after the instructions before.
+func labelsModule(t *testing.T, bound uint32, labels []namedLabel, before [][]uint32) *Module {
 	t.Helper()
 	op := func(code grammar.Opcode, ops ...uint32) []uint32 {
 		return append([]uint32{uint32(len(ops)+1)<<16 | uint32(code)}, ops...)
